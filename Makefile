@@ -1,0 +1,52 @@
+# The two set-up commands: `make run` (embedded default: SQLite, eager tasks) and `make test` (PostgreSQL + Redis).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/platform
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install services lint bench worker beat migrate clean
+
+$(STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@echo "Platform API:    http://$(HOST):$(PORT)/v1/platform/me"
+	@echo "OpenAPI:         http://$(HOST):$(PORT)/v1/openapi.json  (docs: /v1/docs)"
+	@echo "Admin:           http://$(HOST):$(PORT)/admin/  (demo@example.com / demo-password)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+services:
+	@bash scripts/ensure-services.sh
+
+test: install services
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+		$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+
+bench: install services
+	DATABASE_URL=$(TEST_DATABASE_URL:%/platform=%/platform_bench) REDIS_URL=redis://127.0.0.1:6379/14 \
+		$(BIN)/python bench/run.py
+
+worker: install
+	$(BIN)/celery -A config worker -l info
+
+beat: install
+	$(BIN)/celery -A config beat -l info
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+clean:
+	rm -rf $(VENV) db.sqlite3

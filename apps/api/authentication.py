@@ -1,0 +1,75 @@
+"""Bearer authentication for the Platform API: customer API keys (OAuth tokens plug in beside it)."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+
+from apps.organizations.models import ApiKey
+
+from .credentials import Credential
+from .exceptions import OrganizationNotActive, PlanFeatureLocked, Unauthenticated
+
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def bearer_token(request) -> str | None:
+    header = get_authorization_header(request).decode("latin-1")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthenticated("The Authorization header must be `Bearer <credential>`.")
+    return token.strip()
+
+
+def check_organization(organization):
+    """The organization lock, applied to every credential kind after it is identified."""
+    if not organization.is_active:
+        raise OrganizationNotActive()
+    if organization.api_locked:
+        raise PlanFeatureLocked()
+
+
+def authenticate_api_key(token: str) -> Credential | None:
+    """The credential for an API key token; None when the token is not an API key at all."""
+    prefix = ApiKey.split_token(token)
+    if prefix is None:
+        return None
+    key = ApiKey.objects.select_related("organization").filter(prefix=prefix).first()
+    now = timezone.now()
+    if key is None or not key.matches(token) or key.is_revoked or key.is_expired(now):
+        raise Unauthenticated("The API key is unknown, expired or revoked.")
+    if key.last_used_at is None or now - key.last_used_at >= LAST_USED_RESOLUTION:
+        ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+    return Credential.build("api_key", key.pk, key.name, key.organization, key.scopes)
+
+
+# Each resolver takes a bearer token and returns a Credential, None (not its kind) or raises Unauthenticated.
+CREDENTIAL_RESOLVERS = [authenticate_api_key]
+
+
+def resolve_credential(token: str) -> Credential:
+    for resolver in CREDENTIAL_RESOLVERS:
+        credential = resolver(token)
+        if credential is not None:
+            check_organization(credential.organization)
+            return credential
+    raise Unauthenticated("The bearer credential is not recognised.")
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """Sets `request.auth` to a Credential and `request.organization`; missing credential is a 401."""
+
+    def authenticate(self, request):
+        token = bearer_token(request)
+        if token is None:
+            raise Unauthenticated()
+        credential = resolve_credential(token)
+        request.organization = credential.organization
+        request._request.organization = credential.organization
+        request._request.credential = credential
+        return (None, credential)
+
+    def authenticate_header(self, request):
+        return "Bearer"

@@ -1,0 +1,110 @@
+"""`Idempotency-Key` on Platform API POSTs (API.md §1.1), stored in the database.
+
+The unique constraint on (organization, key) makes two concurrent first uses safe: exactly one inserts the
+in-progress row; the other sees it and answers 409 IDEMPOTENCY_KEY_IN_PROGRESS.
+"""
+
+import hashlib
+from datetime import timedelta
+
+import orjson
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.response import Response
+
+from .exceptions import ApiError
+from .models import IdempotencyRecord
+from .renderers import dumps
+
+HEADER = "Idempotency-Key"
+STALE_IN_PROGRESS = timedelta(minutes=5)  # a request that died mid-way releases its key after this
+REPLAYED_HEADERS = ("Location",)
+
+
+def _valid_key(key: str) -> bool:
+    return 1 <= len(key) <= 255 and all(0x20 <= ord(c) <= 0x7E for c in key)
+
+
+def body_hash(data) -> str:
+    try:
+        canonical = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        canonical = repr(data).encode()
+    return hashlib.sha256(canonical).hexdigest()
+
+
+class IdempotentRequest:
+    def __init__(self, record: IdempotencyRecord | None, replay: Response | None = None):
+        self.record = record
+        self.replay = replay
+
+    def finish(self, response):
+        if self.record is None:
+            return
+        if 200 <= response.status_code < 300:
+            headers = {h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)}
+            IdempotencyRecord.objects.filter(pk=self.record.pk).update(
+                state=IdempotencyRecord.COMPLETED, response_status=response.status_code,
+                response_body=orjson.loads(dumps(response.data)) if response.data is not None else None,
+                response_headers=headers,
+            )
+        else:
+            self.release()
+
+    def release(self):
+        if self.record is not None:
+            IdempotencyRecord.objects.filter(pk=self.record.pk, state=IdempotencyRecord.IN_PROGRESS).delete()
+
+
+def begin(request, organization) -> IdempotentRequest | None:
+    """Claim the key, or answer a replay / a conflict. None when the request carries no key."""
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    if not _valid_key(key):
+        raise ApiError(
+            "The Idempotency-Key must be 1 to 255 printable ASCII characters.", code="INVALID_IDEMPOTENCY_KEY"
+        )
+    fingerprint = body_hash(request.data)
+    path = request.get_full_path()
+    now = timezone.now()
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    organization=organization, key=key, method=request.method, path=path, body_hash=fingerprint
+                )
+            return IdempotentRequest(record)
+        except IntegrityError:
+            existing = IdempotencyRecord.objects.filter(organization=organization, key=key).first()
+            if existing is None:
+                continue
+            expired = existing.created_at < now - timedelta(hours=settings.IDEMPOTENCY_TTL_HOURS)
+            stale = existing.state == IdempotencyRecord.IN_PROGRESS and existing.created_at < now - STALE_IN_PROGRESS
+            if expired or stale:
+                IdempotencyRecord.objects.filter(pk=existing.pk, created_at=existing.created_at).delete()
+                continue
+            if (existing.method, existing.path, existing.body_hash) != (request.method, path, fingerprint):
+                raise ApiError(
+                    "This Idempotency-Key was used with a different request.",
+                    code="IDEMPOTENCY_KEY_REUSED", status=422,
+                )
+            if existing.state == IdempotencyRecord.IN_PROGRESS:
+                raise ApiError(
+                    "A request with this Idempotency-Key is still in progress.",
+                    code="IDEMPOTENCY_KEY_IN_PROGRESS", status=409,
+                )
+            response = Response(existing.response_body, status=existing.response_status)
+            for name, value in (existing.response_headers or {}).items():
+                response[name] = value
+            response["Idempotent-Replayed"] = "true"
+            return IdempotentRequest(None, replay=response)
+    raise ApiError("A request with this Idempotency-Key is still in progress.",
+                   code="IDEMPOTENCY_KEY_IN_PROGRESS", status=409)
+
+
+def purge_expired() -> int:
+    cutoff = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_TTL_HOURS)
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

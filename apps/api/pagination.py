@@ -1,0 +1,72 @@
+"""limit/offset pagination with the page body `{data, total, limit, offset}`."""
+
+from rest_framework.pagination import BasePagination
+from rest_framework.response import Response
+
+from .exceptions import ValidationFailed
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+
+
+def parse_page_params(query_params) -> tuple[int, int]:
+    errors = {}
+    limit, offset = DEFAULT_LIMIT, 0
+    raw_limit = query_params.get("limit")
+    if raw_limit not in (None, ""):
+        try:
+            limit = int(raw_limit)
+            if limit < 1:
+                errors["limit"] = ["Must be at least 1."]
+        except ValueError:
+            errors["limit"] = ["Must be an integer."]
+    raw_offset = query_params.get("offset")
+    if raw_offset not in (None, ""):
+        try:
+            offset = int(raw_offset)
+            if offset < 0:
+                errors["offset"] = ["Must be 0 or more."]
+        except ValueError:
+            errors["offset"] = ["Must be an integer."]
+    if errors:
+        raise ValidationFailed(errors)
+    return min(limit, MAX_LIMIT), offset
+
+
+def page_body(data, total, limit, offset) -> dict:
+    return {"data": data, "total": total, "limit": limit, "offset": offset}
+
+
+class PagePagination(BasePagination):
+    """Ordered querysets only: an unordered one is a programming error, caught in tests."""
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.limit, self.offset = parse_page_params(request.query_params)
+        if hasattr(queryset, "ordered") and not queryset.ordered:
+            raise AssertionError(f"{view.__class__.__name__} paginates an unordered queryset")
+        self.total = queryset.count() if hasattr(queryset, "count") else len(queryset)
+        if self.total == 0 or self.offset >= self.total:
+            return []
+        return list(queryset[self.offset : self.offset + self.limit])
+
+    def get_paginated_response(self, data):
+        return Response(page_body(data, self.total, self.limit, self.offset))
+
+    def get_paginated_response_schema(self, schema):
+        return {
+            "type": "object",
+            "required": ["data", "total", "limit", "offset"],
+            "properties": {
+                "data": schema,
+                "total": {"type": "integer"},
+                "limit": {"type": "integer"},
+                "offset": {"type": "integer"},
+            },
+        }
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {"name": "limit", "in": "query", "required": False,
+             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT}},
+            {"name": "offset", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}},
+        ]

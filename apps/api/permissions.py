@@ -1,0 +1,50 @@
+"""The one scope permission. Each view declares `required_scopes = {action: scope | {any-of} | NO_SCOPE}`."""
+
+from rest_framework.exceptions import MethodNotAllowed
+from rest_framework.permissions import BasePermission
+
+from .exceptions import ApiError, InsufficientScope
+
+NO_SCOPE = "__none__"  # a valid credential is enough (GET /me)
+
+# Order the any-of rule reports its `requiredScope` in; the first named scope is reported.
+ANY_OF_ORDER = ("plans:read", "products:read", "transactions:read")
+
+
+def view_action(view, request) -> str | None:
+    """The action name of a viewset, or the lower-case method for plain API views."""
+    if getattr(view, "action_map", None) is not None:
+        return getattr(view, "action", None)
+    method = request.method.lower()
+    return method if method in getattr(view, "http_method_names", ()) and hasattr(view, method) else None
+
+
+def required_scope_for(view, action):
+    return (getattr(view, "required_scopes", None) or {}).get(action)
+
+
+def sorted_any_of(scopes) -> list[str]:
+    return sorted(scopes, key=lambda s: (ANY_OF_ORDER.index(s) if s in ANY_OF_ORDER else 99, s))
+
+
+class ScopePermission(BasePermission):
+    """Deny by default: an action without an entry in `required_scopes` is refused."""
+
+    def has_permission(self, request, view):
+        action = view_action(view, request)
+        if action is None:
+            raise MethodNotAllowed(request.method)
+        required = required_scope_for(view, action)
+        if required is None:
+            raise ApiError("This action is not available to API credentials.", code="FORBIDDEN", status=403)
+        if required == NO_SCOPE:
+            return True
+        credential = request.auth
+        if isinstance(required, str):
+            if not credential.has_scope(required):
+                raise InsufficientScope(required)
+            return True
+        if not any(credential.has_scope(s) for s in required):
+            ordered = sorted_any_of(required)
+            raise InsufficientScope(ordered[0], ordered)
+        return True

@@ -1,0 +1,146 @@
+"""Base views of the Platform API: tenancy, scopes, rate buckets and idempotency in one place.
+
+Checks run in the order of API.md §2.7: route, authentication (401), organization lock (403), method (405),
+scope (403), rate limit (429), path object (404), body (415/400), business rules (409).
+"""
+
+from django.db.models import Model, QuerySet
+from django.http import Http404
+from rest_framework import viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import idempotency, ratelimit
+from .credentials import Credential
+from .exceptions import RateLimited
+from .middleware import json_response
+
+MAX_DB_ID = 2**63 - 1
+
+
+class PlatformViewMixin:
+    """Dispatch for every Platform API view. Declare `required_scopes` and optionally `rate_buckets`."""
+
+    required_scopes: dict = {}
+    rate_buckets: dict = {}
+    http_method_names = ["get", "post", "patch", "delete", "head"]
+
+    @property
+    def organization(self):
+        return self.request.organization
+
+    @property
+    def credential(self) -> Credential:
+        return self.request.auth
+
+    def current_action(self):
+        return getattr(self, "action", None) or self.request.method.lower()
+
+    def get_rate_bucket(self, request) -> str | None:
+        """The special bucket this request counts against besides the general one."""
+        return self.rate_buckets.get(self.current_action())
+
+    def check_rate_limits(self, request):
+        states = ratelimit.consume(request, request.auth.rate_limit_key, self.get_rate_bucket(request))
+        request._rate_limit_state = ratelimit.tightest(states)
+        exceeded = ratelimit.first_exceeded(states)
+        if exceeded:
+            request._rate_limit_state = exceeded
+            raise RateLimited(
+                f"Rate limit exceeded for the `{exceeded.bucket}` bucket; retry in {exceeded.reset} seconds.",
+                details={"bucket": exceeded.bucket, "limit": exceeded.limit,
+                         "windowSeconds": ratelimit.WINDOW_SECONDS},
+                headers={"Retry-After": str(exceeded.reset)},
+            )
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.check_rate_limits(request)
+
+    def dispatch(self, request, *args, **kwargs):
+        self.args = args
+        self.kwargs = kwargs
+        request = self.initialize_request(request, *args, **kwargs)
+        self.request = request
+        self.headers = self.default_response_headers
+        claim = None
+        try:
+            self.initial(request, *args, **kwargs)
+            method = request.method.lower()
+            handler = getattr(self, method, self.http_method_not_allowed)
+            if method == "post":
+                claim = idempotency.begin(request, request.organization)
+            if claim is not None and claim.replay is not None:
+                response = claim.replay
+            else:
+                response = handler(request, *args, **kwargs)
+                if claim is not None:
+                    claim.finish(response)
+        except Exception as exc:
+            if claim is not None:
+                claim.release()
+            response = self.handle_exception(exc)
+        self.response = self.finalize_response(request, response, *args, **kwargs)
+        return self.response
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        credential = getattr(request, "_auth", None)
+        if isinstance(credential, Credential):
+            state = getattr(request, "_rate_limit_state", None) or ratelimit.tightest(
+                ratelimit.peek(request, credential.rate_limit_key)
+            )
+            ratelimit.apply_headers(response, state)
+        if response.status_code == 405:
+            response["Allow"] = ", ".join(self.allowed_methods)
+        return response
+
+    @property
+    def default_response_headers(self):
+        return {}
+
+
+class PlatformAPIView(PlatformViewMixin, APIView):
+    """A non-resource Platform API endpoint (e.g. /me)."""
+
+
+class OrganizationScopedMixin:
+    """Tenant scoping, done once: every queryset starts from the credential's organization.
+
+    Subclasses customise `base_queryset()` (select_related, annotations), never `get_queryset()`.
+    """
+
+    organization_field = "organization"
+
+    def base_queryset(self) -> QuerySet:
+        return self.queryset.all()
+
+    def get_queryset(self):
+        return self.base_queryset().filter(**{self.organization_field: self.request.organization})
+
+    def get_object(self):
+        lookup = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
+        if self.lookup_field in ("pk", "id") and (not str(lookup).isdigit() or int(lookup) > MAX_DB_ID):
+            raise Http404
+        return super().get_object()
+
+
+class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.GenericViewSet):
+    """Base of every Platform API resource viewset."""
+
+    lookup_value_regex = r"[0-9]+"
+
+    def created(self, data, obj: Model | None = None, location: str | None = None) -> Response:
+        response = Response(data, status=201)
+        if location is None and obj is not None:
+            location = f"{self.request.path.rstrip('/')}/{obj.pk}"
+        if location:
+            response["Location"] = location
+        return response
+
+
+def not_found(request, *args, **kwargs):
+    """Any path under /v1/ that no route serves, whatever the method."""
+    return json_response(
+        {"error": "Not Found", "message": "No route serves this path.", "code": "NOT_FOUND"}, 404, request
+    )

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class BookingsConfig(AppConfig):
+    name = "apps.bookings"
+    label = "bookings"
+    verbose_name = "Bookings"

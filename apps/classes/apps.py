@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ClassesConfig(AppConfig):
+    name = "apps.classes"
+    label = "classes"
+    verbose_name = "Classes"

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ClubsConfig(AppConfig):
+    name = "apps.clubs"
+    label = "clubs"
+    verbose_name = "Clubs"

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class InstructorsConfig(AppConfig):
+    name = "apps.instructors"
+    label = "instructors"
+    verbose_name = "Instructors"

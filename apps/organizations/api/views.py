@@ -1,0 +1,43 @@
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.api.permissions import NO_SCOPE
+from apps.api.scopes import RESOURCE_CATALOG, WILDCARD, ordered
+from apps.api.views import PlatformAPIView
+
+ME_SCHEMA = inline_serializer(
+    "Me",
+    {
+        "organization": inline_serializer("MeOrganization", {"id": serializers.IntegerField(),
+                                                             "currency": serializers.CharField()}),
+        "scopes": serializers.ListField(child=serializers.CharField()),
+        "effectiveScopes": serializers.ListField(child=serializers.CharField()),
+        "fullAccess": serializers.BooleanField(),
+        "resources": serializers.ListField(
+            child=inline_serializer("MeResource", {"resource": serializers.CharField(),
+                                                   "actions": serializers.ListField(child=serializers.CharField())})
+        ),
+    },
+)
+
+
+class MeView(PlatformAPIView):
+    """The calling credential: its organization, scopes and the resource catalogue."""
+
+    required_scopes = {"get": NO_SCOPE}
+
+    @extend_schema(operation_id="me_get", responses={200: OpenApiResponse(ME_SCHEMA)}, tags=["identity"])
+    def get(self, request):
+        credential = request.auth
+        organization = credential.organization
+        scopes = [WILDCARD] if credential.full_access else list(credential.scopes)
+        return Response(
+            {
+                "organization": {"id": organization.id, "currency": organization.currency},
+                "scopes": scopes,
+                "effectiveScopes": ordered(credential.effective_scopes),
+                "fullAccess": credential.full_access,
+                "resources": RESOURCE_CATALOG,
+            }
+        )

@@ -1,0 +1,180 @@
+"""Settings, read from the environment (django-environ). See docs/configuration.md."""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+env = environ.Env()
+if (BASE_DIR / ".env").exists():
+    environ.Env.read_env(BASE_DIR / ".env")
+
+SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-secret-key-change-me-in-production")
+DEBUG = env.bool("DEBUG", default=False)
+API_KEY_PEPPER = env("API_KEY_PEPPER", default="dev-only-api-key-pepper")
+
+BASE_URL = env("BASE_URL", default="http://localhost:8000").rstrip("/")
+MCP_URL = env("MCP_URL", default=f"{BASE_URL}/mcp").rstrip("/")
+AUTH_URL = env("AUTH_URL", default=BASE_URL).rstrip("/")
+MARKETPLACE_URL = env("MARKETPLACE_URL", default=f"{BASE_URL}/marketplace").rstrip("/")
+SITE_HOST = env("SITE_HOST", default="sites.localhost")
+
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST}"]
+)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "apps.api",
+    "apps.organizations",
+    "apps.clubs",
+    "apps.contacts",
+    "apps.instructors",
+    "apps.classes",
+    "apps.billing",
+    "apps.bookings",
+    "apps.notifications",
+    "apps.domain_events",
+]
+
+MIDDLEWARE = [
+    "apps.api.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "options", f"-c statement_timeout={env.int('DB_STATEMENT_TIMEOUT_MS', default=30000)}"
+    )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "extend-open-ended-series": {
+        "task": "apps.classes.tasks.extend_open_series",
+        "schedule": env.int("SERIES_EXTEND_INTERVAL_SECONDS", default=3600),
+    },
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="no-reply@localhost")
+MESSAGING_BACKEND = env("MESSAGING_BACKEND", default="apps.notifications.channels.LoggingMessagingBackend")
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_TLS_PROXY", default=False) else None
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+
+# Platform API behaviour
+RATE_LIMIT_MULTIPLIER = env.float("RATE_LIMIT_MULTIPLIER", default=1.0)
+IDEMPOTENCY_TTL_HOURS = 24
+SERIES_WINDOW_DAYS = env.int("SERIES_WINDOW_DAYS", default=90)
+SERIES_MAX_OCCURRENCES = 520
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["apps.api.authentication.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["apps.api.permissions.ScopePermission"],
+    "DEFAULT_RENDERER_CLASSES": ["apps.api.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api.negotiation.JSONOnlyNegotiation",
+    "DEFAULT_PAGINATION_CLASS": "apps.api.pagination.PagePagination",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "apps.api.schema.PlatformAutoSchema",
+    "EXCEPTION_HANDLER": "apps.api.exceptions.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_CLASSES": [],
+    "DATETIME_FORMAT": "iso-8601",
+    "COERCE_DECIMAL_TO_STRING": False,
+    "URL_FORMAT_OVERRIDE": None,
+    "DEFAULT_VERSIONING_CLASS": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Organization Platform API and Public Marketplace API",
+    "DESCRIPTION": "Organization-scoped Platform API and the public, read-only marketplace API.",
+    "VERSION": "1.0.0",
+    "OAS_VERSION": "3.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "AUTHENTICATION_WHITELIST": [],
+    "PREPROCESSING_HOOKS": ["apps.api.schema.only_public_paths"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "apps.api.schema.add_security_schemes"],
+    "ENUM_NAME_OVERRIDES": {},
+    "DISABLE_ERRORS_AND_WARNINGS": True,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}, "django.server": {"level": "WARNING"}},
+}

@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView, SpectacularYAMLAPIView
+
+from apps.api.views import not_found
+
+platform_urls = [
+    path("", include("apps.organizations.api.urls")),
+    path("", include("apps.clubs.api.urls")),
+    path("", include("apps.contacts.api.urls")),
+    path("", include("apps.instructors.api.urls")),
+    path("", include("apps.classes.api.urls")),
+    path("", include("apps.billing.api.urls")),
+    path("", include("apps.bookings.api.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("v1/platform/", include(platform_urls)),
+    path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-json"),
+    path("v1/openapi.yaml", SpectacularYAMLAPIView.as_view(), name="openapi-yaml"),
+    path("v1/docs", SpectacularSwaggerView.as_view(url_name="openapi-json"), name="api-docs"),
+    re_path(r"^v1(/.*)?$", not_found),
+]
+
+handler404 = "apps.api.errors.handler404"
+handler500 = "apps.api.errors.handler500"
