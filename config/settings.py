@@ -19,9 +19,7 @@ AUTH_URL = env("AUTH_URL", default=BASE_URL).rstrip("/")
 MARKETPLACE_URL = env("MARKETPLACE_URL", default=f"{BASE_URL}/marketplace").rstrip("/")
 SITE_HOST = env("SITE_HOST", default="sites.localhost")
 
-ALLOWED_HOSTS = env.list(
-    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST}"]
-)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST}"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [

@@ -18,8 +18,14 @@ def _fresh_rate_limits():
 @pytest.fixture
 def organization(db):
     return Organization.objects.create(
-        name="Padel Palace", slug="padel-palace", currency="EUR", default_tax_rate="21.00",
-        default_language="en", offered_languages=["en", "es"], timezone="Europe/Madrid", plan="pro",
+        name="Padel Palace",
+        slug="padel-palace",
+        currency="EUR",
+        default_tax_rate="21.00",
+        default_language="en",
+        offered_languages=["en", "es"],
+        timezone="Europe/Madrid",
+        plan="pro",
     )
 
 
@@ -34,8 +40,9 @@ def make_token(organization):
 
     def make(scopes="*", organization_=None, **fields):
         scopes = scopes.split() if isinstance(scopes, str) else list(scopes)
-        _, token = ApiKey.issue(organization=organization_ or organization, name=fields.pop("name", "test key"),
-                                scopes=scopes, **fields)
+        _, token = ApiKey.issue(
+            organization=organization_ or organization, name=fields.pop("name", "test key"), scopes=scopes, **fields
+        )
         return token
 
     return make
@@ -62,10 +69,17 @@ def api(client_for):
 @pytest.fixture
 def club(organization):
     return Club.objects.create(
-        organization=organization, name="Centre Court", slug="centre-court", timezone="Europe/Madrid",
-        city="Madrid", country="ES", sports=["padel", "tennis"],
-        opening_hours={d: [["08:00", "22:00"]] for d in
-                       ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")},
+        organization=organization,
+        name="Centre Court",
+        slug="centre-court",
+        timezone="Europe/Madrid",
+        city="Madrid",
+        country="ES",
+        sports=["padel", "tennis"],
+        opening_hours={
+            d: [["08:00", "22:00"]]
+            for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+        },
     )
 
 
@@ -76,11 +90,13 @@ def area_type(organization):
 
 @pytest.fixture
 def area(organization, club, area_type):
-    return Area.objects.create(organization=organization, club=club, area_type=area_type, name="Court 1",
-                               sports=["padel"], hourly_rate="20.00")
+    return Area.objects.create(
+        organization=organization, club=club, area_type=area_type, name="Court 1", sports=["padel"], hourly_rate="20.00"
+    )
 
 
 @pytest.fixture
 def contact(organization):
-    return Contact.objects.create(organization=organization, first_name="Ana", last_name="Lopez",
-                                  email="ana@example.com")
+    return Contact.objects.create(
+        organization=organization, first_name="Ana", last_name="Lopez", email="ana@example.com"
+    )

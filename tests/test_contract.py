@@ -63,8 +63,9 @@ def test_list_query_count_does_not_grow(case, organization, api):
 
 
 def test_every_platform_action_declares_a_scope():
-    missing = [f"{method} {route}" for callback, method, route in platform_routes()
-               if declared_scope(callback, method) is None]
+    missing = [
+        f"{method} {route}" for callback, method, route in platform_routes() if declared_scope(callback, method) is None
+    ]
     assert not missing, f"actions without a required_scopes entry: {missing}"
 
 
@@ -73,7 +74,9 @@ def test_every_platform_action_has_a_contract_case(organization):
     for case in CASES:
         match = resolve(case.url(organization).split("?")[0])
         covered.add((match.func, case.method))
-    missing = [f"{method} {route}" for callback, method, route in platform_routes() if (callback, method) not in covered]
+    missing = [
+        f"{method} {route}" for callback, method, route in platform_routes() if (callback, method) not in covered
+    ]
     assert not missing, f"operations without an EndpointCase: {missing}"
 
 

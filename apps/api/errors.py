@@ -7,16 +7,22 @@ from .middleware import json_response
 
 def handler404(request, exception=None):
     if request.path.startswith("/v1/"):
-        return json_response({"error": "Not Found", "message": "No route serves this path.", "code": "NOT_FOUND"},
-                             404, request)
+        return json_response(
+            {"error": "Not Found", "message": "No route serves this path.", "code": "NOT_FOUND"}, 404, request
+        )
     return defaults.page_not_found(request, exception)
 
 
 def handler500(request):
     if request.path.startswith("/v1/"):
         return json_response(
-            {"error": "Internal Server Error", "message": "An unexpected error occurred.", "code": "INTERNAL_ERROR",
-             "details": {"requestId": getattr(request, "request_id", None)}},
-            500, request,
+            {
+                "error": "Internal Server Error",
+                "message": "An unexpected error occurred.",
+                "code": "INTERNAL_ERROR",
+                "details": {"requestId": getattr(request, "request_id", None)},
+            },
+            500,
+            request,
         )
     return defaults.server_error(request)

@@ -45,7 +45,8 @@ class IdempotentRequest:
         if 200 <= response.status_code < 300:
             headers = {h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)}
             IdempotencyRecord.objects.filter(pk=self.record.pk).update(
-                state=IdempotencyRecord.COMPLETED, response_status=response.status_code,
+                state=IdempotencyRecord.COMPLETED,
+                response_status=response.status_code,
                 response_body=orjson.loads(dumps(response.data)) if response.data is not None else None,
                 response_headers=headers,
             )
@@ -88,20 +89,23 @@ def begin(request, organization) -> IdempotentRequest | None:
             if (existing.method, existing.path, existing.body_hash) != (request.method, path, fingerprint):
                 raise ApiError(
                     "This Idempotency-Key was used with a different request.",
-                    code="IDEMPOTENCY_KEY_REUSED", status=422,
+                    code="IDEMPOTENCY_KEY_REUSED",
+                    status=422,
                 )
             if existing.state == IdempotencyRecord.IN_PROGRESS:
                 raise ApiError(
                     "A request with this Idempotency-Key is still in progress.",
-                    code="IDEMPOTENCY_KEY_IN_PROGRESS", status=409,
+                    code="IDEMPOTENCY_KEY_IN_PROGRESS",
+                    status=409,
                 )
             response = Response(existing.response_body, status=existing.response_status)
             for name, value in (existing.response_headers or {}).items():
                 response[name] = value
             response["Idempotent-Replayed"] = "true"
             return IdempotentRequest(None, replay=response)
-    raise ApiError("A request with this Idempotency-Key is still in progress.",
-                   code="IDEMPOTENCY_KEY_IN_PROGRESS", status=409)
+    raise ApiError(
+        "A request with this Idempotency-Key is still in progress.", code="IDEMPOTENCY_KEY_IN_PROGRESS", status=409
+    )
 
 
 def purge_expired() -> int:

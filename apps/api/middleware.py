@@ -35,7 +35,12 @@ class RequestIdMiddleware:
             return None
         logger.exception("Unhandled error on %s (request %s)", request.path, request.request_id)
         return json_response(
-            {"error": "Internal Server Error", "message": "An unexpected error occurred.", "code": "INTERNAL_ERROR",
-             "details": {"requestId": request.request_id}},
-            500, request,
+            {
+                "error": "Internal Server Error",
+                "message": "An unexpected error occurred.",
+                "code": "INTERNAL_ERROR",
+                "details": {"requestId": request.request_id},
+            },
+            500,
+            request,
         )

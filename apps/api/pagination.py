@@ -66,7 +66,11 @@ class PagePagination(BasePagination):
 
     def get_schema_operation_parameters(self, view):
         return [
-            {"name": "limit", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT}},
+            {
+                "name": "limit",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+            },
             {"name": "offset", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}},
         ]

@@ -35,7 +35,10 @@ class BucketState:
 def _usage(request, bucket: str, key: str, increment: bool) -> BucketState:
     limit = bucket_limit(bucket)
     usage = get_usage(
-        request, group=f"platform:{bucket}", key=lambda group, req: key, rate=(limit, WINDOW_SECONDS),
+        request,
+        group=f"platform:{bucket}",
+        key=lambda group, req: key,
+        rate=(limit, WINDOW_SECONDS),
         increment=increment,
     )
     count = usage["count"] if usage else 0

@@ -48,8 +48,7 @@ class PlatformViewMixin:
             request._rate_limit_state = exceeded
             raise RateLimited(
                 f"Rate limit exceeded for the `{exceeded.bucket}` bucket; retry in {exceeded.reset} seconds.",
-                details={"bucket": exceeded.bucket, "limit": exceeded.limit,
-                         "windowSeconds": ratelimit.WINDOW_SECONDS},
+                details={"bucket": exceeded.bucket, "limit": exceeded.limit, "windowSeconds": ratelimit.WINDOW_SECONDS},
                 headers={"Retry-After": str(exceeded.reset)},
             )
 

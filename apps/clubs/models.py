@@ -123,4 +123,6 @@ class AreaBlock(models.Model):
     class Meta:
         ordering = ["start_time", "id"]
         indexes = [models.Index(fields=["area", "start_time", "end_time"])]
-        constraints = [models.CheckConstraint(condition=Q(end_time__gt=models.F("start_time")), name="block_end_after_start")]
+        constraints = [
+            models.CheckConstraint(condition=Q(end_time__gt=models.F("start_time")), name="block_end_after_start")
+        ]

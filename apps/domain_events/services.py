@@ -45,7 +45,10 @@ def emit(organization, type: str, data, changed_fields=None):
     def record():
         payload = orjson.loads(dumps(data() if callable(data) else data))
         event = DomainEvent.objects.create(
-            id=new_event_id(), organization_id=getattr(organization, "pk", organization), type=type, data=payload,
+            id=new_event_id(),
+            organization_id=getattr(organization, "pk", organization),
+            type=type,
+            data=payload,
             changed_fields=list(changed_fields) if changed_fields else None,
         )
         for handler in _subscribers:

@@ -22,7 +22,9 @@ class Organization(models.Model):
         max_length=3, default="EUR", validators=[RegexValidator(r"^[A-Z]{3}$", "An ISO 4217 code, e.g. EUR.")]
     )
     default_tax_rate = models.DecimalField(
-        max_digits=5, decimal_places=2, default=Decimal("0"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
         help_text="Percent, applied to tax-inclusive prices.",
     )
@@ -106,7 +108,9 @@ def hash_token(token: str) -> str:
 class ApiKeyQuerySet(models.QuerySet):
     def usable(self):
         now = timezone.now()
-        return self.filter(revoked_at__isnull=True).filter(models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now))
+        return self.filter(revoked_at__isnull=True).filter(
+            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now)
+        )
 
 
 class ApiKey(models.Model):
@@ -139,8 +143,14 @@ class ApiKey(models.Model):
         prefix = secrets.token_hex(6)
         token = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
         key = cls.objects.create(
-            organization=organization, name=name, description=description, scopes=list(scopes),
-            prefix=prefix, token_hash=hash_token(token), expires_at=expires_at, created_by=created_by,
+            organization=organization,
+            name=name,
+            description=description,
+            scopes=list(scopes),
+            prefix=prefix,
+            token_hash=hash_token(token),
+            expires_at=expires_at,
+            created_by=created_by,
         )
         return key, token
 

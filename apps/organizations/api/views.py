@@ -9,14 +9,17 @@ from apps.api.views import PlatformAPIView
 ME_SCHEMA = inline_serializer(
     "Me",
     {
-        "organization": inline_serializer("MeOrganization", {"id": serializers.IntegerField(),
-                                                             "currency": serializers.CharField()}),
+        "organization": inline_serializer(
+            "MeOrganization", {"id": serializers.IntegerField(), "currency": serializers.CharField()}
+        ),
         "scopes": serializers.ListField(child=serializers.CharField()),
         "effectiveScopes": serializers.ListField(child=serializers.CharField()),
         "fullAccess": serializers.BooleanField(),
         "resources": serializers.ListField(
-            child=inline_serializer("MeResource", {"resource": serializers.CharField(),
-                                                   "actions": serializers.ListField(child=serializers.CharField())})
+            child=inline_serializer(
+                "MeResource",
+                {"resource": serializers.CharField(), "actions": serializers.ListField(child=serializers.CharField())},
+            )
         ),
     },
 )
