@@ -1,5 +1,3 @@
-from rest_framework.routers import SimpleRouter
+from . import class_views, views
 
-router = SimpleRouter(trailing_slash=False)
-
-urlpatterns = router.urls
+urlpatterns = views.urlpatterns + class_views.urlpatterns

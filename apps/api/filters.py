@@ -1,0 +1,103 @@
+"""Query-parameter helpers shared by list endpoints: date windows, ordering, comma lists, booleans."""
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from django.utils.dateparse import parse_date, parse_datetime
+
+from .exceptions import ValidationFailed
+
+
+def parse_bool(params, name):
+    raw = params.get(name)
+    if raw in (None, ""):
+        return None
+    if raw in ("true", "false"):
+        return raw == "true"
+    raise ValidationFailed({name: ["Must be `true` or `false`."]})
+
+
+def parse_int(params, name):
+    raw = params.get(name)
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValidationFailed({name: ["Must be an integer."]})
+
+
+def parse_enum_list(params, name, allowed) -> list[str] | None:
+    """`status=confirmed,pending` as a list, each value checked against `allowed`."""
+    raw = params.get(name)
+    if raw in (None, ""):
+        return None
+    values = [v.strip() for v in raw.split(",") if v.strip()]
+    bad = [v for v in values if v not in allowed]
+    if bad:
+        raise ValidationFailed({name: [f"Unknown value(s): {', '.join(bad)}. Allowed: {', '.join(allowed)}."]})
+    return values
+
+
+def _parse_bound(params, name, tz: dt.tzinfo, end: bool):
+    raw = params.get(name)
+    if raw in (None, ""):
+        return None
+    if len(raw) == 10:
+        day = parse_date(raw)
+        if day is None:
+            raise ValidationFailed({name: ["Must be a date (YYYY-MM-DD) or a date-time with an offset."]})
+        if end:
+            day = day + dt.timedelta(days=1)
+        return dt.datetime.combine(day, dt.time.min, tzinfo=tz), end
+    try:
+        value = parse_datetime(raw.replace(" ", "+"))
+    except ValueError:
+        value = None
+    if value is None or value.tzinfo is None:
+        raise ValidationFailed({name: ["Must be a date (YYYY-MM-DD) or a date-time with an offset."]})
+    return value, False
+
+
+def date_window(params, tz: dt.tzinfo | str = dt.UTC, start="startDate", end="endDate"):
+    """`(from_inclusive, to, to_is_exclusive)` from `startDate`/`endDate`, both inclusive.
+
+    A bare date covers the whole day on `tz` (the club's clock for club-bound resources, UTC otherwise); a
+    date-time with an offset is an exact instant. `endDate < startDate` is a 400.
+    Returns `(lower, upper, upper_exclusive)`; any part may be None.
+    """
+    if isinstance(tz, str):
+        tz = ZoneInfo(tz)
+    lower = _parse_bound(params, start, tz, end=False)
+    upper = _parse_bound(params, end, tz, end=True)
+    lower_value = lower[0] if lower else None
+    upper_value, upper_exclusive = upper if upper else (None, False)
+    if lower_value and upper_value:
+        invalid = upper_value <= lower_value if upper_exclusive else upper_value < lower_value
+        if invalid:
+            raise ValidationFailed({end: [f"`{end}` must not be before `{start}`."]})
+    return lower_value, upper_value, upper_exclusive
+
+
+def apply_window(queryset, field: str, window):
+    lower, upper, upper_exclusive = window
+    if lower is not None:
+        queryset = queryset.filter(**{f"{field}__gte": lower})
+    if upper is not None:
+        queryset = queryset.filter(**{f"{field}__lt" if upper_exclusive else f"{field}__lte": upper})
+    return queryset
+
+
+def apply_ordering(queryset, params, allowed: dict[str, str], default: str):
+    """`ordering=field,-other`: API field names mapped to model fields via `allowed`; ties broken by id."""
+    raw = params.get("ordering") or default
+    order_by = []
+    for part in (p.strip() for p in raw.split(",") if p.strip()):
+        descending = part.startswith("-")
+        name = part.lstrip("-")
+        if name not in allowed:
+            raise ValidationFailed({"ordering": [f"Unknown ordering field `{name}`. Allowed: {', '.join(allowed)}."]})
+        order_by.append(("-" if descending else "") + allowed[name])
+    if not any(o.lstrip("-") == "id" for o in order_by):
+        order_by.append("-id" if order_by and order_by[0].startswith("-") else "id")
+    return queryset.order_by(*order_by)

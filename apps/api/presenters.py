@@ -1,0 +1,21 @@
+"""Small helpers for response presenters (plain functions building dicts: fast, no per-row queries)."""
+
+from decimal import Decimal
+
+
+def money(value):
+    """A stored Decimal as a bare number (float), None stays None."""
+    return None if value is None else float(value)
+
+
+def decimal_or_none(value):
+    return None if value is None else Decimal(value)
+
+
+def resolve_translation(translations: dict | None, locale: str | None, default_language: str, field: str, fallback):
+    """`field` resolved for `locale`, falling back to the organization's default language, then the stored value."""
+    translations = translations or {}
+    for lang in (locale, default_language):
+        if lang and isinstance(translations.get(lang), dict) and translations[lang].get(field):
+            return translations[lang][field]
+    return fallback

@@ -1,0 +1,3 @@
+"""Area/court bookings, players, bookings list and channel integration. (Being built.)"""
+
+urlpatterns = []

@@ -1,0 +1,30 @@
+"""The notification layer: one call tells contacts (or instructors) through e-mail, in-app and messaging app.
+
+Sending happens in a Celery task queued after the current transaction commits; tasks take ids and reload.
+"""
+
+from django.db import transaction
+
+ALL_CHANNELS = ("email", "in_app", "messaging")
+
+
+def notify_contacts(
+    organization, contact_ids, *, kind, subject, body, data=None, channels=ALL_CHANNELS, attachments=()
+):
+    """Queue a notification to each contact, after commit. `attachments`: (filename, text, mimetype)."""
+    from .tasks import deliver_notification
+
+    contact_ids = sorted({int(c) for c in contact_ids if c})
+    if not contact_ids:
+        return
+    payload = {
+        "organization_id": getattr(organization, "pk", organization),
+        "contact_ids": contact_ids,
+        "kind": kind,
+        "subject": subject,
+        "body": body,
+        "data": data or {},
+        "channels": list(channels),
+        "attachments": [list(a) for a in attachments],
+    }
+    transaction.on_commit(lambda: deliver_notification.delay(payload))
