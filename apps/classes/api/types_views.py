@@ -1,0 +1,142 @@
+"""Class types (CRUD) and progression tracks (read-only). Registered by apps/classes/api/urls.py."""
+
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework.response import Response
+
+from apps.api.filters import apply_ordering, parse_bool, parse_int
+from apps.api.views import PlatformViewSet
+
+from .. import type_services
+from ..models import ClassType, ProgressionLevel, ProgressionTrack
+from ..type_presenters import present_class_type, present_progression_track, presenter_context
+from .types_serializers import ClassTypeInputSerializer, ClassTypeSchema, ProgressionTrackSchema
+
+LOCALE_PARAM = OpenApiParameter(
+    "locale", str, description="Language code for name/description; falls back to the organization's default."
+)
+ORDERING_PARAM = OpenApiParameter("ordering", str, description="`name`, `createdAt`, `updatedAt`; `-` for descending.")
+ORDERING = {"name": "name", "createdAt": "created_at", "updatedAt": "updated_at", "id": "id"}
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="class_types_list",
+        summary="List class types",
+        parameters=[
+            LOCALE_PARAM,
+            ORDERING_PARAM,
+            OpenApiParameter("isActive", bool),
+            OpenApiParameter("q", str, description="Case-insensitive search in the name."),
+        ],
+        responses=ClassTypeSchema(many=True),
+    ),
+    retrieve=extend_schema(
+        operation_id="class_types_get", summary="Get a class type", parameters=[LOCALE_PARAM], responses=ClassTypeSchema
+    ),
+    create=extend_schema(
+        operation_id="class_types_create",
+        summary="Create a class type",
+        request=ClassTypeInputSerializer,
+        responses={201: ClassTypeSchema},
+    ),
+    partial_update=extend_schema(
+        operation_id="class_types_update",
+        summary="Update a class type",
+        description="Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type.",
+        request=ClassTypeInputSerializer(partial=True),
+        responses=ClassTypeSchema,
+    ),
+    destroy=extend_schema(
+        operation_id="class_types_delete",
+        summary="Delete a class type",
+        description="409 `RESOURCE_IN_USE` while classes reference the type.",
+        responses={204: OpenApiResponse(description="Deleted")},
+    ),
+)
+class ClassTypeViewSet(PlatformViewSet):
+    """A kind of class (Yoga, Padel clinic)."""
+
+    queryset = ClassType.objects.all()
+    http_method_names = ["get", "post", "patch", "delete", "head"]
+    required_scopes = {
+        "list": "classes:read",
+        "retrieve": "classes:read",
+        "create": "classes:write",
+        "partial_update": "classes:write",
+        "destroy": "classes:write",
+    }
+
+    def list(self, request):
+        params = request.query_params
+        queryset = self.get_queryset()
+        is_active = parse_bool(params, "isActive")
+        if is_active is not None:
+            queryset = queryset.filter(is_active=is_active)
+        if params.get("q"):
+            queryset = queryset.filter(name__icontains=params["q"])
+        queryset = apply_ordering(queryset, params, ORDERING, "-createdAt")
+        page = self.paginate_queryset(queryset)
+        ctx = presenter_context(request)
+        return self.get_paginated_response([present_class_type(o, ctx) for o in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_class_type(self.get_object(), presenter_context(request)))
+
+    def create(self, request):
+        serializer = ClassTypeInputSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        class_type = type_services.create_class_type(self.organization, serializer.validated_data)
+        return self.created(present_class_type(class_type, presenter_context(request)), class_type)
+
+    def partial_update(self, request, pk=None):
+        class_type = self.get_object()
+        serializer = ClassTypeInputSerializer(data=request.data, partial=True, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        class_type = type_services.update_class_type(class_type, serializer.validated_data)
+        return Response(present_class_type(class_type, presenter_context(request)))
+
+    def destroy(self, request, pk=None):
+        type_services.delete_class_type(self.get_object())
+        return Response(status=204)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="progression_tracks_list",
+        summary="List progression tracks",
+        parameters=[LOCALE_PARAM, OpenApiParameter("classTypeId", int, description="Tracks that include this type.")],
+        responses=ProgressionTrackSchema(many=True),
+    ),
+    retrieve=extend_schema(
+        operation_id="progression_tracks_get",
+        summary="Get a progression track",
+        parameters=[LOCALE_PARAM],
+        responses=ProgressionTrackSchema,
+    ),
+)
+class ProgressionTrackViewSet(PlatformViewSet):
+    """A ladder of levels across class types. Read-only through the API."""
+
+    queryset = ProgressionTrack.objects.all()
+    http_method_names = ["get", "head"]
+    required_scopes = {"list": "classes:read", "retrieve": "classes:read"}
+
+    def base_queryset(self):
+        return ProgressionTrack.objects.prefetch_related(
+            Prefetch("class_types", queryset=ClassType.objects.only("id")),
+            Prefetch("levels", queryset=ProgressionLevel.objects.order_by("position", "id")),
+        )
+
+    def list(self, request):
+        queryset = self.get_queryset()
+        class_type_id = parse_int(request.query_params, "classTypeId")
+        if class_type_id is not None:
+            queryset = queryset.filter(class_types__id=class_type_id)
+        queryset = queryset.order_by("-created_at", "-id")
+        page = self.paginate_queryset(queryset)
+        ctx = presenter_context(request)
+        return self.get_paginated_response([present_progression_track(o, ctx) for o in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_progression_track(self.get_object(), presenter_context(request)))
