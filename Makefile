@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/platform
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+PYTEST_ARGS ?= --create-db
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
