@@ -26,3 +26,41 @@ def present_public_instructor(instructor) -> dict:
             {"name": contact.name or None, "profileImage": contact.profile_image} if contact is not None else None
         ),
     }
+
+
+def present_availability(slots) -> list[dict]:
+    return [
+        {
+            "dayOfWeek": slot.get("dayOfWeek"),
+            "startTime": slot.get("startTime"),
+            "endTime": slot.get("endTime"),
+            "clubId": slot.get("clubId"),
+        }
+        for slot in slots or []
+    ]
+
+
+def present_instructor(instructor) -> dict:
+    """Instructor as the instructors endpoints return it: the public shape plus availability and pay policy."""
+    data = present_public_instructor(instructor)
+    data["weeklyAvailability"] = present_availability(instructor.weekly_availability)
+    data["payRatePolicyId"] = instructor.pay_rate_policy_id
+    data["createdAt"] = instructor.created_at
+    data["updatedAt"] = instructor.updated_at
+    return data
+
+
+def present_instructor_type(instructor_type) -> dict:
+    return {"id": instructor_type.id, "name": instructor_type.name, "description": instructor_type.description}
+
+
+def present_pay_rate_policy(policy) -> dict:
+    return {
+        "id": policy.id,
+        "name": policy.name,
+        "rateType": policy.rate_type,
+        "amount": money(policy.amount),
+        "isActive": policy.is_active,
+        "createdAt": policy.created_at,
+        "updatedAt": policy.updated_at,
+    }

@@ -1,0 +1,136 @@
+"""Input validation for instructors, instructor types and pay-rate policies, plus response serializers used only
+to document the OpenAPI schema."""
+
+from rest_framework import serializers
+
+from apps.api.fields import OrganizationObjectField
+from apps.clubs.models import Club
+from apps.contacts.models import Contact
+
+from ..models import InstructorType, PayRatePolicy
+from ..services import DAYS_OF_WEEK
+
+TIME_OF_DAY = r"^([01]\d|2[0-3]):[0-5]\d$"
+
+
+class AvailabilitySlotSerializer(serializers.Serializer):
+    dayOfWeek = serializers.ChoiceField(choices=DAYS_OF_WEEK)
+    startTime = serializers.RegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
+    endTime = serializers.RegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
+
+    def validate(self, attrs):
+        if attrs["startTime"] >= attrs["endTime"]:
+            raise serializers.ValidationError({"endTime": ["Must be after `startTime`."]})
+        club = attrs.get("clubId")
+        attrs["clubId"] = club.pk if club is not None else None
+        return attrs
+
+
+class NewContactSerializer(serializers.Serializer):
+    firstName = serializers.CharField(source="first_name", max_length=120)
+    lastName = serializers.CharField(
+        source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True
+    )
+    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
+    phone = serializers.CharField(max_length=40, required=False, allow_null=True, allow_blank=True)
+
+
+class InstructorUpdateSerializer(serializers.Serializer):
+    """PATCH body. The contact of an instructor cannot be changed (`contactId`/`contact` are ignored)."""
+
+    sports = serializers.ListField(child=serializers.CharField(max_length=60), max_length=50, required=False)
+    typeId = OrganizationObjectField(model=InstructorType, source="type", required=False, allow_null=True)
+    payRatePolicyId = OrganizationObjectField(
+        model=PayRatePolicy, source="pay_rate_policy", required=False, allow_null=True
+    )
+    experience = serializers.CharField(max_length=255, required=False, allow_null=True, allow_blank=True)
+    hourlyRate = serializers.DecimalField(
+        source="hourly_rate", max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+    bio = serializers.DictField(required=False, allow_null=True, help_text="Block-editor document.")
+    certifications = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100, required=False)
+    isActive = serializers.BooleanField(source="is_active", required=False)
+    isBookable = serializers.BooleanField(source="is_bookable", required=False)
+    weeklyAvailability = AvailabilitySlotSerializer(
+        source="weekly_availability", many=True, required=False, max_length=100
+    )
+
+
+class InstructorCreateSerializer(InstructorUpdateSerializer):
+    """POST body: exactly one of `contactId` (an existing contact) or `contact` (a new contact)."""
+
+    contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
+    contact = NewContactSerializer(source="new_contact", required=False)
+
+    def validate(self, attrs):
+        if ("contact" in attrs) == ("new_contact" in attrs):
+            raise serializers.ValidationError({"contactId": ["Give exactly one of `contactId` or `contact`."]})
+        return attrs
+
+
+class InstructorTypeInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    description = serializers.CharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
+
+
+class PayRatePolicyInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    rateType = serializers.ChoiceField(source="rate_type", choices=[c for c, _ in PayRatePolicy.RATE_TYPES])
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    isActive = serializers.BooleanField(source="is_active", required=False)
+
+
+# --- Response shapes, for the OpenAPI document only -------------------------------------------------------------
+
+
+class IdNameSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class InstructorContactSchema(serializers.Serializer):
+    name = serializers.CharField(allow_null=True)
+    profileImage = serializers.CharField(allow_null=True)
+
+
+class AvailabilitySlotSchema(serializers.Serializer):
+    dayOfWeek = serializers.ChoiceField(choices=DAYS_OF_WEEK)
+    startTime = serializers.CharField(help_text="HH:MM")
+    endTime = serializers.CharField(help_text="HH:MM")
+    clubId = serializers.IntegerField(allow_null=True)
+
+
+class InstructorSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    contactId = serializers.IntegerField()
+    sports = serializers.ListField(child=serializers.CharField())
+    typeId = serializers.IntegerField(allow_null=True)
+    type = IdNameSchema(allow_null=True)
+    experience = serializers.CharField(allow_null=True)
+    hourlyRate = serializers.FloatField(allow_null=True)
+    bio = serializers.DictField(allow_null=True)
+    certifications = serializers.ListField(child=serializers.CharField())
+    isActive = serializers.BooleanField()
+    isBookable = serializers.BooleanField()
+    contact = InstructorContactSchema(allow_null=True)
+    weeklyAvailability = AvailabilitySlotSchema(many=True)
+    payRatePolicyId = serializers.IntegerField(allow_null=True)
+    createdAt = serializers.DateTimeField()
+    updatedAt = serializers.DateTimeField()
+
+
+class InstructorTypeSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    description = serializers.CharField(allow_null=True)
+
+
+class PayRatePolicySchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rateType = serializers.ChoiceField(choices=[c for c, _ in PayRatePolicy.RATE_TYPES])
+    amount = serializers.FloatField()
+    isActive = serializers.BooleanField()
+    createdAt = serializers.DateTimeField()
+    updatedAt = serializers.DateTimeField()

@@ -1,0 +1,243 @@
+"""Instructors, instructor types and pay-rate policies. No DELETE anywhere: deactivate with `isActive: false`."""
+
+from django.db.models import Q, Value
+from django.db.models.functions import Concat
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework.response import Response
+
+from apps.api.filters import apply_ordering, parse_bool, parse_int
+from apps.api.views import PlatformViewSet
+
+from .. import services
+from ..models import Instructor, InstructorType, PayRatePolicy
+from ..presenters import (
+    PUBLIC_INSTRUCTOR_PREFETCH,
+    present_instructor,
+    present_instructor_type,
+    present_pay_rate_policy,
+)
+from .serializers import (
+    InstructorCreateSerializer,
+    InstructorSchema,
+    InstructorTypeInputSerializer,
+    InstructorTypeSchema,
+    InstructorUpdateSerializer,
+    PayRatePolicyInputSerializer,
+    PayRatePolicySchema,
+)
+
+READ_WRITE = ["get", "post", "patch", "head"]
+INSTRUCTOR_ORDERING = {
+    "createdAt": "created_at",
+    "updatedAt": "updated_at",
+    "name": "contact__first_name",
+    "id": "id",
+}
+SIMPLE_ORDERING = {"name": "name", "createdAt": "created_at", "id": "id"}
+ORDERING_PARAM = OpenApiParameter("ordering", str, description="`createdAt`, `name`; `-` for descending.")
+
+
+class InputMixin:
+    """Validate a body with `serializer_class`, passing the request so org-scoped id fields work."""
+
+    def validated(self, serializer_class, partial=False) -> dict:
+        serializer = serializer_class(data=self.request.data, partial=partial, context={"request": self.request})
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="instructors_list",
+        summary="List instructors (with weekly availability)",
+        parameters=[
+            OpenApiParameter("isActive", bool),
+            OpenApiParameter("isBookable", bool),
+            OpenApiParameter("typeId", int),
+            OpenApiParameter("sport", str, description="Instructors teaching this sport."),
+            OpenApiParameter("q", str, description="Case-insensitive search in the contact's name."),
+            ORDERING_PARAM,
+        ],
+        responses=InstructorSchema(many=True),
+    ),
+    retrieve=extend_schema(operation_id="instructors_get", summary="Get an instructor", responses=InstructorSchema),
+    create=extend_schema(
+        operation_id="instructors_create",
+        summary="Create an instructor",
+        description="From `contactId` or a new `contact`. Grants no admin-portal login and sends no staff invitation.",
+        request=InstructorCreateSerializer,
+        responses={201: InstructorSchema},
+    ),
+    partial_update=extend_schema(
+        operation_id="instructors_update",
+        summary="Update an instructor",
+        description="Partial update; `weeklyAvailability` replaces the whole list. Deactivate with `isActive: false`.",
+        request=InstructorUpdateSerializer,
+        responses=InstructorSchema,
+    ),
+)
+class InstructorViewSet(InputMixin, PlatformViewSet):
+    """A contact who teaches."""
+
+    queryset = Instructor.objects.all()
+    http_method_names = READ_WRITE
+    required_scopes = {
+        "list": "instructors:read",
+        "retrieve": "instructors:read",
+        "create": "instructors:write",
+        "partial_update": "instructors:write",
+    }
+
+    def base_queryset(self):
+        return Instructor.objects.select_related(*PUBLIC_INSTRUCTOR_PREFETCH)
+
+    def list(self, request):
+        params = request.query_params
+        queryset = self.get_queryset()
+        for param, field in (("isActive", "is_active"), ("isBookable", "is_bookable")):
+            value = parse_bool(params, param)
+            if value is not None:
+                queryset = queryset.filter(**{field: value})
+        type_id = parse_int(params, "typeId")
+        if type_id is not None:
+            queryset = queryset.filter(type_id=type_id)
+        if params.get("sport"):
+            queryset = queryset.filter(sports__contains=[params["sport"]])
+        if params.get("q"):
+            term = params["q"].strip()
+            queryset = queryset.annotate(
+                contact_full_name=Concat("contact__first_name", Value(" "), "contact__last_name")
+            ).filter(
+                Q(contact__first_name__icontains=term)
+                | Q(contact__last_name__icontains=term)
+                | Q(contact_full_name__icontains=term)
+            )
+        queryset = apply_ordering(queryset, params, INSTRUCTOR_ORDERING, "-createdAt")
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response([present_instructor(o) for o in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_instructor(self.get_object()))
+
+    def create(self, request):
+        data = self.validated(InstructorCreateSerializer)
+        instructor = services.create_instructor(self.organization, data)
+        return self.created(present_instructor(instructor), instructor)
+
+    def partial_update(self, request, pk=None):
+        instructor = self.get_object()
+        data = self.validated(InstructorUpdateSerializer, partial=True)
+        instructor = services.update_instructor(instructor, data)
+        return Response(present_instructor(instructor))
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="instructor_types_list",
+        summary="List instructor types",
+        parameters=[ORDERING_PARAM],
+        responses=InstructorTypeSchema(many=True),
+    ),
+    retrieve=extend_schema(
+        operation_id="instructor_types_get", summary="Get an instructor type", responses=InstructorTypeSchema
+    ),
+    create=extend_schema(
+        operation_id="instructor_types_create",
+        summary="Create an instructor type",
+        request=InstructorTypeInputSerializer,
+        responses={201: InstructorTypeSchema},
+    ),
+    partial_update=extend_schema(
+        operation_id="instructor_types_update",
+        summary="Update an instructor type",
+        request=InstructorTypeInputSerializer(partial=True),
+        responses=InstructorTypeSchema,
+    ),
+)
+class InstructorTypeViewSet(InputMixin, PlatformViewSet):
+    """A category of instructor (coach, personal trainer)."""
+
+    queryset = InstructorType.objects.all()
+    http_method_names = READ_WRITE
+    required_scopes = {
+        "list": "instructors:read",
+        "retrieve": "instructors:read",
+        "create": "instructors:write",
+        "partial_update": "instructors:write",
+    }
+
+    def list(self, request):
+        queryset = apply_ordering(self.get_queryset(), request.query_params, SIMPLE_ORDERING, "-createdAt")
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response([present_instructor_type(o) for o in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_instructor_type(self.get_object()))
+
+    def create(self, request):
+        instructor_type = services.create_instructor_type(
+            self.organization, self.validated(InstructorTypeInputSerializer)
+        )
+        return self.created(present_instructor_type(instructor_type), instructor_type)
+
+    def partial_update(self, request, pk=None):
+        instructor_type = self.get_object()
+        data = self.validated(InstructorTypeInputSerializer, partial=True)
+        return Response(present_instructor_type(services.update_instructor_type(instructor_type, data)))
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="pay_rate_policies_list",
+        summary="List pay-rate policies",
+        parameters=[OpenApiParameter("isActive", bool), ORDERING_PARAM],
+        responses=PayRatePolicySchema(many=True),
+    ),
+    retrieve=extend_schema(
+        operation_id="pay_rate_policies_get", summary="Get a pay-rate policy", responses=PayRatePolicySchema
+    ),
+    create=extend_schema(
+        operation_id="pay_rate_policies_create",
+        summary="Create a pay-rate policy",
+        request=PayRatePolicyInputSerializer,
+        responses={201: PayRatePolicySchema},
+    ),
+    partial_update=extend_schema(
+        operation_id="pay_rate_policies_update",
+        summary="Update a pay-rate policy",
+        request=PayRatePolicyInputSerializer(partial=True),
+        responses=PayRatePolicySchema,
+    ),
+)
+class PayRatePolicyViewSet(InputMixin, PlatformViewSet):
+    """How an instructor is paid: hourly, per class or per attendee."""
+
+    queryset = PayRatePolicy.objects.all()
+    http_method_names = READ_WRITE
+    required_scopes = {
+        "list": "instructors:read",
+        "retrieve": "instructors:read",
+        "create": "instructors:write",
+        "partial_update": "instructors:write",
+    }
+
+    def list(self, request):
+        queryset = self.get_queryset()
+        is_active = parse_bool(request.query_params, "isActive")
+        if is_active is not None:
+            queryset = queryset.filter(is_active=is_active)
+        queryset = apply_ordering(queryset, request.query_params, SIMPLE_ORDERING, "-createdAt")
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response([present_pay_rate_policy(o) for o in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_pay_rate_policy(self.get_object()))
+
+    def create(self, request):
+        policy = services.create_pay_rate_policy(self.organization, self.validated(PayRatePolicyInputSerializer))
+        return self.created(present_pay_rate_policy(policy), policy)
+
+    def partial_update(self, request, pk=None):
+        policy = self.get_object()
+        data = self.validated(PayRatePolicyInputSerializer, partial=True)
+        return Response(present_pay_rate_policy(services.update_pay_rate_policy(policy, data)))

@@ -1,0 +1,124 @@
+"""Domain operations on instructors, instructor types and pay-rate policies.
+
+Creating an instructor never creates an admin login and never sends a staff invitation: an instructor is a
+contact who teaches, nothing more.
+"""
+
+from django.db import transaction
+from django.db.models.functions import Lower
+
+from apps.api.exceptions import DuplicateValue
+from apps.contacts.models import Contact
+from apps.domain_events.services import emit
+
+from .models import Instructor, InstructorType, PayRatePolicy
+from .presenters import PUBLIC_INSTRUCTOR_PREFETCH, present_instructor
+
+DAYS_OF_WEEK = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+
+
+def normalize_availability(slots: list[dict]) -> list[dict]:
+    """Validated slots as stored: API keys, ordered by day of week (sunday first) then start time."""
+    cleaned = [
+        {
+            "dayOfWeek": s["dayOfWeek"],
+            "startTime": s["startTime"],
+            "endTime": s["endTime"],
+            "clubId": s.get("clubId"),
+        }
+        for s in slots
+    ]
+    return sorted(cleaned, key=lambda s: (DAYS_OF_WEEK.index(s["dayOfWeek"]), s["startTime"], s["endTime"]))
+
+
+def _instructor_event_data(instructor_id):
+    def build():
+        fresh = Instructor.objects.select_related(*PUBLIC_INSTRUCTOR_PREFETCH).get(pk=instructor_id)
+        return present_instructor(fresh)
+
+    return build
+
+
+def _create_contact(organization, data: dict) -> Contact:
+    email = data.get("email") or None
+    if email:
+        existing_id = (
+            Contact.objects.filter(organization=organization)
+            .annotate(email_lower=Lower("email"))
+            .filter(email_lower=email.lower())
+            .values_list("id", flat=True)
+            .first()
+        )
+        if existing_id is not None:
+            raise DuplicateValue(
+                "contact.email", existing_id, "A contact with this e-mail already exists; send its `contactId`."
+            )
+    return Contact.objects.create(
+        organization=organization,
+        first_name=data["first_name"],
+        last_name=data.get("last_name") or None,
+        email=email,
+        phone=data.get("phone") or None,
+    )
+
+
+@transaction.atomic
+def create_instructor(organization, data: dict) -> Instructor:
+    """`data`: model field names; either `contact` (a Contact of the organization) or `new_contact` (a dict)."""
+    data = dict(data)
+    new_contact = data.pop("new_contact", None)
+    if new_contact is not None:
+        contact = _create_contact(organization, new_contact)
+    else:
+        contact = Contact.objects.select_for_update().get(pk=data.pop("contact").pk)
+        existing_id = Instructor.objects.filter(contact=contact).values_list("id", flat=True).first()
+        if existing_id is not None:
+            raise DuplicateValue("contactId", existing_id, "This contact is already an instructor.")
+    if "weekly_availability" in data:
+        data["weekly_availability"] = normalize_availability(data["weekly_availability"])
+    instructor = Instructor.objects.create(organization=organization, contact=contact, **data)
+    emit(organization, "instructor.created", _instructor_event_data(instructor.pk))
+    return instructor
+
+
+@transaction.atomic
+def update_instructor(instructor: Instructor, data: dict) -> Instructor:
+    """Partial update; `weekly_availability` replaces the whole list. Emits `instructor.updated` on a change."""
+    before = present_instructor(instructor)
+    data = dict(data)
+    if "weekly_availability" in data:
+        data["weekly_availability"] = normalize_availability(data["weekly_availability"])
+    for name, value in data.items():
+        setattr(instructor, name, value)
+    instructor.save()
+    after = present_instructor(instructor)
+    changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
+    if changed:
+        emit(instructor.organization_id, "instructor.updated", _instructor_event_data(instructor.pk), changed)
+    return instructor
+
+
+@transaction.atomic
+def create_instructor_type(organization, data: dict) -> InstructorType:
+    return InstructorType.objects.create(organization=organization, **data)
+
+
+@transaction.atomic
+def update_instructor_type(instructor_type: InstructorType, data: dict) -> InstructorType:
+    for name, value in data.items():
+        setattr(instructor_type, name, value)
+    instructor_type.save()
+    return instructor_type
+
+
+@transaction.atomic
+def create_pay_rate_policy(organization, data: dict) -> PayRatePolicy:
+    return PayRatePolicy.objects.create(organization=organization, **data)
+
+
+@transaction.atomic
+def update_pay_rate_policy(policy: PayRatePolicy, data: dict) -> PayRatePolicy:
+    for name, value in data.items():
+        setattr(policy, name, value)
+    policy.save()
+    return policy
