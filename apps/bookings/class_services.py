@@ -1,0 +1,420 @@
+"""Class seats: booking a contact into a class occurrence, moving a seat, freeing one, and the waitlist.
+
+Capacity is checked under a row lock on the ClassOccurrence (`SELECT ... FOR UPDATE`), so concurrent requests for
+the last seats are serialised per class and can never overbook. A class's occupancy ("bookedCount") is its active
+class bookings plus standalone walk-in check-ins on a membership into that class; `occupancy_annotations()`
+exposes the same rule as queryset annotations for the Class presenter.
+
+Lock order, everywhere: class occurrence(s) (by id), then waitlist entries, then memberships. A caller that has
+already locked a booking (cancel, PATCH) may then lock occurrences; nothing here locks a booking after a class.
+"""
+
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from apps.api.exceptions import Conflict, InvalidStateTransition
+from apps.classes.models import ClassOccurrence
+from apps.domain_events.services import emit
+from apps.notifications.services import notify_contacts
+
+from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
+from .roster import present_class_booking, present_waitlist_entry
+
+EVENT_CTX = {"include_email": True}  # event payloads carry e-mails; webhook delivery renders per subscription scopes
+
+
+# --- errors ------------------------------------------------------------------------------------------------------
+
+
+class ClassFull(Conflict):
+    code = "CLASS_FULL"
+
+    def __init__(self, occurrence):
+        super().__init__("No spot is left in this class.", details={"allowWaitlist": occurrence.allow_waitlist})
+
+
+class ClassNotFull(Conflict):
+    code = "CLASS_NOT_FULL"
+
+    def __init__(self, spots_left):
+        super().__init__("The class still has free spots; book a seat instead.", details={"spotsLeft": spots_left})
+
+
+class ClassCancelled(Conflict):
+    code = "CLASS_CANCELLED"
+    default_message = "The class is cancelled."
+
+
+class AlreadyBooked(Conflict):
+    code = "ALREADY_BOOKED"
+
+    def __init__(self, booking_id):
+        message = "The contact already holds an active booking in this class."
+        super().__init__(message, details={"bookingId": booking_id})
+
+
+class AlreadyOnWaitlist(Conflict):
+    code = "ALREADY_ON_WAITLIST"
+
+    def __init__(self, entry_id):
+        super().__init__("The contact is already on this class's waitlist.", details={"entryId": entry_id})
+
+
+class WaitlistNotAllowed(Conflict):
+    code = "WAITLIST_NOT_ALLOWED"
+    default_message = "This class does not allow a waitlist."
+
+
+# --- occupancy ---------------------------------------------------------------------------------------------------
+
+
+def active_class_bookings():
+    return Booking.objects.filter(type="class", status__in=ACTIVE_BOOKING_STATUSES)
+
+
+def standalone_class_checkins():
+    """Walk-ins on a membership into a class (no booking): they take a seat too."""
+    return CheckIn.objects.filter(method="membership", booking__isnull=True, class_occurrence__isnull=False)
+
+
+def booked_count(occurrence_id: int) -> int:
+    """Attendee bookings plus standalone walk-in check-ins of one class occurrence."""
+    bookings = active_class_bookings().filter(class_occurrence_id=occurrence_id).count()
+    walk_ins = standalone_class_checkins().filter(class_occurrence_id=occurrence_id).count()
+    return bookings + walk_ins
+
+
+def spots_left(occurrence, booked: int) -> int | None:
+    if occurrence.max_capacity is None:
+        return None
+    return max(0, occurrence.max_capacity - booked)
+
+
+def _count_subquery(queryset, field="class_occurrence"):
+    counted = (
+        queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")[:1]
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def occupancy_annotations() -> dict:
+    """`ClassOccurrence.objects.annotate(**occupancy_annotations())`: `booked_count` and `waitlist_count` per class,
+    computed in the same query (bookedCount = active class bookings + standalone walk-ins; waitlistCount = pending
+    + notified entries)."""
+    bookings = _count_subquery(active_class_bookings())
+    walk_ins = _count_subquery(standalone_class_checkins())
+    waiting = _count_subquery(WaitlistEntry.objects.filter(status__in=ACTIVE_WAITLIST_STATUSES))
+    return {"booked_count": bookings + walk_ins, "waitlist_count": waiting}
+
+
+def lock_occurrence(occurrence_id: int) -> ClassOccurrence:
+    """Reload and row-lock a class occurrence (inside `transaction.atomic()`)."""
+    return (
+        ClassOccurrence.objects.select_for_update(of=("self",))
+        .select_related("club", "class_type", "organization")
+        .get(pk=occurrence_id)
+    )
+
+
+def active_booking_of(occurrence_id: int, contact_id: int, exclude_id=None):
+    qs = active_class_bookings().filter(class_occurrence_id=occurrence_id, contact_id=contact_id)
+    if exclude_id is not None:
+        qs = qs.exclude(pk=exclude_id)
+    return qs.order_by("id").values_list("pk", flat=True).first()
+
+
+def ensure_seat_free(occurrence) -> None:
+    """Raise CLASS_FULL when the (locked) class has no spot left."""
+    if occurrence.max_capacity is not None and booked_count(occurrence.pk) >= occurrence.max_capacity:
+        raise ClassFull(occurrence)
+
+
+# --- event payloads ----------------------------------------------------------------------------------------------
+
+
+def booking_event_data(booking) -> dict:
+    """The Booking shape for `booking.*` events: H6's `present_booking` when available, else the Class booking row."""
+    try:
+        from .presenters import present_booking
+    except ImportError:
+        return present_class_booking(booking, EVENT_CTX)
+    return present_booking(booking, dict(EVENT_CTX))
+
+
+# --- booking into a class ----------------------------------------------------------------------------------------
+
+
+def _seat_payment(organization, occurrence, *, membership, price_before_tax):
+    """(entrance_method, payment_status, payment_amount, price_before_tax) of a new seat (API.md §10.11)."""
+    if price_before_tax is None:
+        price_before_tax = occurrence.price_before_tax
+    if membership is not None:
+        return "membership", "no_charge", 0, price_before_tax
+    if occurrence.is_free:
+        return "direct_payment", "no_charge", 0, price_before_tax
+    amount = organization.tax_inclusive(price_before_tax) if price_before_tax is not None else None
+    return "direct_payment", "unpaid", amount, price_before_tax
+
+
+def book_into_class(
+    *,
+    organization,
+    occurrence,
+    contact,
+    membership=None,
+    status="confirmed",
+    notes=None,
+    source="api",
+    notify_customer=False,
+    external_source=None,
+    external_id=None,
+    price_before_tax=None,
+) -> Booking:
+    """Book one person into a class occurrence.
+
+    409s: CLASS_CANCELLED, ALREADY_BOOKED (details.bookingId), MEMBERSHIP_NOT_VALID (details.reason), CLASS_FULL
+    (details.allowWaitlist). A membership seat is `no_charge` and consumes one use when uses are counted.
+    Emits `booking.created`; with `notify_customer` the contact is told (after commit).
+    """
+    from apps.billing.services import consume_use, lock_membership, validate_membership_for_class
+
+    if status not in ("confirmed", "pending"):
+        raise ValueError(f"a new class booking is confirmed or pending, not {status!r}")
+    with transaction.atomic():
+        occ = lock_occurrence(occurrence.pk)
+        if occ.status == ClassOccurrence.CANCELLED:
+            raise ClassCancelled()
+        if contact is not None:
+            existing = active_booking_of(occ.pk, contact.pk)
+            if existing:
+                raise AlreadyBooked(existing)
+        if membership is not None:
+            membership = lock_membership(membership.pk)
+            validate_membership_for_class(membership, occ, contact)
+        ensure_seat_free(occ)
+        entrance, payment_status, amount, before_tax = _seat_payment(
+            organization, occ, membership=membership, price_before_tax=price_before_tax
+        )
+        booking = Booking.objects.create(
+            organization=organization,
+            type="class",
+            status=status,
+            club=occ.club,
+            class_occurrence=occ,
+            contact=contact,
+            start_time=occ.start_time,
+            end_time=occ.end_time,
+            sport=occ.sport,
+            price_before_tax=before_tax,
+            payment_status=payment_status,
+            payment_amount=amount,
+            membership=membership,
+            entrance_method=entrance,
+            source=source,
+            external_source=external_source,
+            external_id=external_id,
+            notes=notes,
+        )
+        if membership is not None:
+            consume_use(membership)
+        booking.class_occurrence = occ
+        emit(organization, "booking.created", booking_event_data(booking))
+        if notify_customer and contact is not None:
+            local = timezone.localtime(occ.start_time, _club_tz(occ))
+            notify_contacts(
+                organization,
+                [contact.pk],
+                kind="class_booking.confirmed",
+                subject=f"You're booked: {occ.name}",
+                body=f"Your seat in {occ.name} on {local:%Y-%m-%d at %H:%M} is {status}.",
+                data={"bookingId": booking.pk, "classId": occ.pk},
+            )
+    return booking
+
+
+def _club_tz(occurrence):
+    return ZoneInfo(occurrence.club.timezone or "UTC")
+
+
+# --- freeing a seat ----------------------------------------------------------------------------------------------
+
+
+def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
+    """A seat may have freed up in the class: tell the first `pending` entry (by position) and mark it `notified`.
+
+    Nothing happens for a cancelled or past class, or when the entries already notified cover every free spot.
+    Must run inside a transaction; the notice and the `waitlist.notified` event go out after commit.
+    """
+    occ = lock_occurrence(occurrence_id)
+    if occ.status == ClassOccurrence.CANCELLED or occ.start_time <= timezone.now():
+        return None
+    free = spots_left(occ, booked_count(occ.pk))
+    notified = WaitlistEntry.objects.filter(class_occurrence_id=occ.pk, status="notified").count()
+    if free is not None and notified >= free:
+        return None
+    entry = (
+        WaitlistEntry.objects.select_for_update(of=("self",))
+        .select_related("contact")
+        .filter(class_occurrence_id=occ.pk, status="pending")
+        .order_by("position", "id")
+        .first()
+    )
+    if entry is None:
+        return None
+    entry.status = "notified"
+    entry.notified_at = timezone.now()
+    entry.save(update_fields=["status", "notified_at"])
+    local = timezone.localtime(occ.start_time, _club_tz(occ))
+    notify_contacts(
+        occ.organization,
+        [entry.contact_id],
+        kind="waitlist.notified",
+        subject=f"A spot opened in {occ.name}",
+        body=f"A spot opened in {occ.name} on {local:%Y-%m-%d at %H:%M}. Book it before someone else does.",
+        data={"classId": occ.pk, "waitlistEntryId": entry.pk},
+    )
+    emit(occ.organization, "waitlist.notified", present_waitlist_entry(entry, EVENT_CTX))
+    return entry
+
+
+def release_seat(booking) -> None:
+    """Called inside the caller's transaction after a class booking was cancelled: the seat goes back to the class
+    (a membership seat gives its use back) and the first pending waitlist entry is notified."""
+    from apps.billing.services import restore_use
+
+    if booking.type != "class" or not booking.class_occurrence_id:
+        return
+    if booking.membership_id and booking.entrance_method == "membership":
+        restore_use(booking.membership)
+    offer_free_seat(booking.class_occurrence_id)
+
+
+def move_class_booking(booking, new_occurrence) -> Booking:
+    """Move a class seat to another occurrence (PATCH classId). 409s on the target: CLASS_CANCELLED, ALREADY_BOOKED,
+    CLASS_FULL. The old seat is offered to its waitlist. Payment and membership stay as they were. The caller emits
+    `booking.updated`."""
+    if booking.status not in ("pending", "confirmed"):
+        raise InvalidStateTransition(booking.status)
+    old_id = booking.class_occurrence_id
+    if new_occurrence.pk == old_id:
+        return booking
+    with transaction.atomic():
+        locked = {pk: lock_occurrence(pk) for pk in sorted(p for p in (old_id, new_occurrence.pk) if p)}
+        target = locked[new_occurrence.pk]
+        if target.status == ClassOccurrence.CANCELLED:
+            raise ClassCancelled()
+        if booking.contact_id:
+            existing = active_booking_of(target.pk, booking.contact_id, exclude_id=booking.pk)
+            if existing:
+                raise AlreadyBooked(existing)
+        ensure_seat_free(target)
+        booking.class_occurrence = target
+        booking.club = target.club
+        booking.start_time = target.start_time
+        booking.end_time = target.end_time
+        booking.sport = target.sport
+        booking.save(update_fields=["class_occurrence", "club", "start_time", "end_time", "sport", "updated_at"])
+        if old_id:
+            offer_free_seat(old_id)
+    return booking
+
+
+# --- waitlist ----------------------------------------------------------------------------------------------------
+
+
+def join_waitlist(*, organization, occurrence, contact, notes=None) -> WaitlistEntry:
+    """Put a contact at the end of a full class's waitlist. 409s: CLASS_CANCELLED, WAITLIST_NOT_ALLOWED,
+    ALREADY_BOOKED, ALREADY_ON_WAITLIST, CLASS_NOT_FULL (details.spotsLeft). Emits `waitlist.joined`."""
+    with transaction.atomic():
+        occ = lock_occurrence(occurrence.pk)
+        if occ.status == ClassOccurrence.CANCELLED:
+            raise ClassCancelled()
+        if not occ.allow_waitlist:
+            raise WaitlistNotAllowed()
+        existing = active_booking_of(occ.pk, contact.pk)
+        if existing:
+            raise AlreadyBooked(existing)
+        waiting = (
+            WaitlistEntry.objects.filter(
+                class_occurrence_id=occ.pk, contact_id=contact.pk, status__in=ACTIVE_WAITLIST_STATUSES
+            )
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if waiting:
+            raise AlreadyOnWaitlist(waiting)
+        free = spots_left(occ, booked_count(occ.pk))
+        if free is None or free > 0:
+            raise ClassNotFull(free)
+        last = (
+            WaitlistEntry.objects.filter(class_occurrence_id=occ.pk)
+            .order_by("-position")
+            .values_list("position", flat=True)
+            .first()
+        )
+        entry = WaitlistEntry.objects.create(
+            organization=organization,
+            class_occurrence=occ,
+            contact=contact,
+            position=(last or 0) + 1,
+            status="pending",
+            notes=notes,
+        )
+        emit(organization, "waitlist.joined", present_waitlist_entry(entry, EVENT_CTX))
+    return entry
+
+
+def promote_waitlist_entry(entry, *, membership=None, notes=None, notify_customer=False) -> Booking:
+    """Book the entry's contact into the class and mark the entry `promoted` (CLASS_FULL when no spot is free).
+    Only `pending` and `notified` entries can be promoted. Emits `booking.created` and `waitlist.promoted`."""
+    with transaction.atomic():
+        occ = lock_occurrence(entry.class_occurrence_id)
+        entry = WaitlistEntry.objects.select_for_update(of=("self",)).select_related("contact").get(pk=entry.pk)
+        if entry.status not in ACTIVE_WAITLIST_STATUSES:
+            raise InvalidStateTransition(entry.status)
+        booking = book_into_class(
+            organization=occ.organization,
+            occurrence=occ,
+            contact=entry.contact,
+            membership=membership,
+            notes=notes if notes is not None else entry.notes,
+            notify_customer=notify_customer,
+        )
+        entry.status = "promoted"
+        entry.booking = booking
+        entry.save(update_fields=["status", "booking"])
+        emit(occ.organization, "waitlist.promoted", present_waitlist_entry(entry, EVENT_CTX))
+    return booking
+
+
+def remove_waitlist_entry(entry) -> WaitlistEntry:
+    """Take an entry off the waitlist (status `removed`). A removed `notified` entry passes its notice on.
+    Only `pending` and `notified` entries can be removed. Emits `waitlist.removed`."""
+    with transaction.atomic():
+        occ = lock_occurrence(entry.class_occurrence_id)
+        entry = WaitlistEntry.objects.select_for_update(of=("self",)).select_related("contact").get(pk=entry.pk)
+        if entry.status not in ACTIVE_WAITLIST_STATUSES:
+            raise InvalidStateTransition(entry.status)
+        was_notified = entry.status == "notified"
+        entry.status = "removed"
+        entry.save(update_fields=["status"])
+        emit(occ.organization, "waitlist.removed", present_waitlist_entry(entry, EVENT_CTX))
+        if was_notified:
+            offer_free_seat(occ.pk)
+    return entry
+
+
+__all__ = [
+    "book_into_class",
+    "release_seat",
+    "move_class_booking",
+    "join_waitlist",
+    "promote_waitlist_entry",
+    "remove_waitlist_entry",
+    "booked_count",
+    "occupancy_annotations",
+]
