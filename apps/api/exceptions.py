@@ -199,6 +199,9 @@ def _to_api_error(exc) -> ApiError | None:
 
 def exception_handler(exc, context):
     request = context.get("request")
+    from rest_framework.views import set_rollback  # late: rest_framework.views imports this module's settings
+
+    set_rollback()  # an atomic request (ATOMIC_REQUESTS) must not commit the half-done work of a failed one
     if isinstance(exc, InsufficientScope):
         return Response(exc.body(), status=403)
     error = _to_api_error(exc)

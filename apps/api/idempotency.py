@@ -5,6 +5,7 @@ in-progress row; the other sees it and answers 409 IDEMPOTENCY_KEY_IN_PROGRESS.
 """
 
 import hashlib
+import logging
 from datetime import timedelta
 
 import orjson
@@ -16,6 +17,8 @@ from rest_framework.response import Response
 from .exceptions import ApiError
 from .models import IdempotencyRecord
 from .renderers import dumps
+
+logger = logging.getLogger("apps.api")
 
 HEADER = "Idempotency-Key"
 STALE_IN_PROGRESS = timedelta(minutes=5)  # a request that died mid-way releases its key after this
@@ -40,22 +43,39 @@ class IdempotentRequest:
         self.replay = replay
 
     def finish(self, response):
+        """Store a 2xx response for replays; release the key after anything else (a retry runs again).
+
+        Never raises: the request's side effects have happened, so a failure to store only costs the replay.
+        """
         if self.record is None:
             return
-        if 200 <= response.status_code < 300:
-            headers = {h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)}
-            IdempotencyRecord.objects.filter(pk=self.record.pk).update(
-                state=IdempotencyRecord.COMPLETED,
-                response_status=response.status_code,
-                response_body=orjson.loads(dumps(response.data)) if response.data is not None else None,
-                response_headers=headers,
-            )
-        else:
+        try:
+            if 200 <= response.status_code < 300:
+                headers = {h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)}
+                IdempotencyRecord.objects.filter(pk=self.record.pk).update(
+                    state=IdempotencyRecord.COMPLETED,
+                    response_status=response.status_code,
+                    response_body=_stored_body(response),
+                    response_headers=headers,
+                )
+            else:
+                self.release()
+        except Exception:
+            logger.exception("Could not store the Idempotency-Key response; releasing the key")
             self.release()
 
     def release(self):
         if self.record is not None:
             IdempotencyRecord.objects.filter(pk=self.record.pk, state=IdempotencyRecord.IN_PROGRESS).delete()
+            self.record = None
+
+
+def _stored_body(response):
+    """The JSON body of a response: DRF's `data`, or the parsed bytes of a plain HttpResponse."""
+    if hasattr(response, "data"):
+        return orjson.loads(dumps(response.data)) if response.data is not None else None
+    content = getattr(response, "content", b"")
+    return orjson.loads(content) if content else None
 
 
 def begin(request, organization) -> IdempotentRequest | None:

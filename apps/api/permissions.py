@@ -16,7 +16,11 @@ def view_action(view, request) -> str | None:
     if getattr(view, "action_map", None) is not None:
         return getattr(view, "action", None)
     method = request.method.lower()
-    return method if method in getattr(view, "http_method_names", ()) and hasattr(view, method) else None
+    if method not in getattr(view, "http_method_names", ()) or not hasattr(view, method):
+        return None
+    if method == "head" and "head" not in (getattr(view, "required_scopes", None) or {}):
+        return "get"  # Django answers HEAD with the GET handler; it needs the GET scope, not a refusal
+    return method
 
 
 def required_scope_for(view, action):

@@ -1,16 +1,27 @@
 """Fixed 60-second rate-limit buckets per credential, counted in the shared Django cache (Redis in production).
 
-Built on django-ratelimit's core (`get_usage`). Every request counts against the general bucket; a view may
-declare one special bucket per action, which is counted in addition. The response headers describe the bucket
-with the fewest requests remaining.
+Every request counts against the general bucket; a view may declare one special bucket per action, which is
+counted in addition. The response headers describe the bucket with the fewest requests remaining.
+
+Counting is one Redis round trip per request whatever the number of buckets (a pipeline of INCR + EXPIRE per
+bucket). Other cache backends (LocMem for `make run`) fall back to the cache API's add/incr. Windows are aligned
+to the epoch with a per-credential jitter (as django-ratelimit does), so the buckets of one credential share
+their window boundary. If the cache is unreachable the request is let through (fail open) with full headers.
 """
 
+import logging
+import time
+import zlib
 from dataclasses import dataclass
 
 from django.conf import settings
-from django_ratelimit.core import get_usage
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+
+logger = logging.getLogger("apps.api")
 
 WINDOW_SECONDS = 60
+EXPIRY_FUDGE = 5
 GENERAL = "general"
 BOOKING_WRITES = "booking-writes"
 BOOK_INTO_CLASS = "book-into-class"
@@ -32,27 +43,76 @@ class BucketState:
     exceeded: bool
 
 
-def _usage(request, bucket: str, key: str, increment: bool) -> BucketState:
-    limit = bucket_limit(bucket)
-    usage = get_usage(
-        request,
-        group=f"platform:{bucket}",
-        key=lambda group, req: key,
-        rate=(limit, WINDOW_SECONDS),
-        increment=increment,
-    )
-    count = usage["count"] if usage else 0
-    reset = max(1, int(usage["time_left"])) if usage else WINDOW_SECONDS
-    return BucketState(bucket, limit, max(0, limit - count), reset, count > limit)
+def window_end(credential_key: str, now: int | None = None) -> int:
+    """The epoch second at which the current window of this credential ends."""
+    now = int(time.time()) if now is None else now
+    jitter = zlib.crc32(credential_key.encode()) % WINDOW_SECONDS
+    end = now - (now % WINDOW_SECONDS) + jitter
+    return end + WINDOW_SECONDS if end <= now else end
+
+
+def cache_key(bucket: str, credential_key: str, end: int) -> str:
+    return f"rl:{bucket}:{credential_key}:{end}"
+
+
+def _count(keys: list[str], increment: bool) -> list[int]:
+    """The counts of `keys` (incremented first when `increment`), in one round trip on Redis."""
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        backend = cache
+        full_keys = [backend.make_and_validate_key(k) for k in keys]
+        client = backend._cache.get_client(write=increment)
+        if increment:
+            pipe = client.pipeline(transaction=False)
+            for k in full_keys:
+                pipe.incr(k)
+                pipe.expire(k, WINDOW_SECONDS + EXPIRY_FUDGE)
+            return [int(v) for v in pipe.execute()[::2]]
+        return [int(v or 0) for v in client.mget(full_keys)]
+    counts = []
+    for k in keys:
+        if increment:
+            if cache.add(k, 1, WINDOW_SECONDS + EXPIRY_FUDGE):
+                counts.append(1)
+                continue
+            try:
+                counts.append(cache.incr(k))
+            except ValueError:  # expired between add and incr
+                cache.add(k, 1, WINDOW_SECONDS + EXPIRY_FUDGE)
+                counts.append(1)
+        else:
+            counts.append(int(cache.get(k) or 0))
+    return counts
+
+
+def _states(buckets: list[str], credential_key: str, increment: bool) -> list[BucketState]:
+    now = int(time.time())
+    end = window_end(credential_key, now)
+    try:
+        counts = _count([cache_key(b, credential_key, end) for b in buckets], increment)
+    except Exception:  # the cache is down: fail open rather than take the API down with it
+        logger.exception("Rate-limit counting failed; letting the request through")
+        counts = [0] * len(buckets)
+    reset = max(1, end - now)
+    states = []
+    for bucket, count in zip(buckets, counts, strict=True):
+        limit = bucket_limit(bucket)
+        states.append(BucketState(bucket, limit, max(0, limit - count), reset, count > limit))
+    return states
 
 
 def consume(request, credential_key: str, special_bucket: str | None) -> list[BucketState]:
+    """Count this request against the general bucket and, when given, its special bucket."""
     buckets = [GENERAL] + ([special_bucket] if special_bucket and special_bucket != GENERAL else [])
-    return [_usage(request, b, credential_key, increment=True) for b in buckets]
+    for bucket in buckets:
+        if bucket not in BUCKET_LIMITS:
+            raise ValueError(f"Unknown rate-limit bucket `{bucket}`")
+    return _states(buckets, credential_key, increment=True)
 
 
 def peek(request, credential_key: str) -> list[BucketState]:
-    return [_usage(request, GENERAL, credential_key, increment=False)]
+    """The general bucket's state without counting (for responses refused before the rate-limit check)."""
+    return _states([GENERAL], credential_key, increment=False)
 
 
 def tightest(states: list[BucketState]) -> BucketState:
@@ -65,10 +125,11 @@ def first_exceeded(states: list[BucketState]) -> BucketState | None:
 
 
 def apply_headers(response, state: BucketState):
-    response["X-RateLimit-Limit"] = str(state.limit)
-    response["X-RateLimit-Remaining"] = str(state.remaining)
-    response["X-RateLimit-Reset"] = str(state.reset)
-    response["RateLimit-Limit"] = str(state.limit)
-    response["RateLimit-Remaining"] = str(state.remaining)
-    response["RateLimit-Reset"] = str(state.reset)
-    response["RateLimit-Policy"] = f"{state.limit};w={WINDOW_SECONDS}"
+    limit, remaining, reset = str(state.limit), str(state.remaining), str(state.reset)
+    response["X-RateLimit-Limit"] = limit
+    response["X-RateLimit-Remaining"] = remaining
+    response["X-RateLimit-Reset"] = reset
+    response["RateLimit-Limit"] = limit
+    response["RateLimit-Remaining"] = remaining
+    response["RateLimit-Reset"] = reset
+    response["RateLimit-Policy"] = f"{limit};w={WINDOW_SECONDS}"

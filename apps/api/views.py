@@ -6,16 +6,42 @@ scope (403), rate limit (429), path object (404), body (415/400), business rules
 
 from django.db.models import Model, QuerySet
 from django.http import Http404
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions as drf_exceptions
 from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import idempotency, ratelimit
 from .credentials import Credential
-from .exceptions import RateLimited
+from .exceptions import ApiError, NotFound, RateLimited
 from .middleware import json_response
 
 MAX_DB_ID = 2**63 - 1
+BODY_METHODS = frozenset({"POST", "PATCH", "PUT"})
+
+
+def carries_body(request) -> bool:
+    meta = request.META
+    try:
+        length = int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    return length > 0 or "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower()
+
+
+def is_json_media_type(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() == "application/json"
+
+
+def out_of_range_id(kwargs) -> bool:
+    """A numeric path value no database id can have (would be a DataError, i.e. a 500, otherwise)."""
+    for value in kwargs.values():
+        if isinstance(value, int) and not isinstance(value, bool) and value > MAX_DB_ID:
+            return True
+        if isinstance(value, str) and value.isdigit() and (len(value) > 19 or int(value) > MAX_DB_ID):
+            return True
+    return False
 
 
 class PlatformViewMixin:
@@ -55,6 +81,17 @@ class PlatformViewMixin:
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         self.check_rate_limits(request)
+        if out_of_range_id(kwargs):
+            raise NotFound()
+
+    def check_path_objects(self):
+        """Resolve the path object, if the view has one, so that a 404 wins over a 415 (API.md §2.7)."""
+
+    def check_media_type(self, request):
+        """415 for a body that is not JSON, also when the handler would never read it (a verb with no body)."""
+        if request.method in BODY_METHODS and carries_body(request) and not is_json_media_type(request.content_type):
+            self.check_path_objects()
+            raise drf_exceptions.UnsupportedMediaType(request.content_type or "(none)")
 
     def dispatch(self, request, *args, **kwargs):
         self.args = args
@@ -65,6 +102,7 @@ class PlatformViewMixin:
         claim = None
         try:
             self.initial(request, *args, **kwargs)
+            self.check_media_type(request)
             method = request.method.lower()
             handler = getattr(self, method, self.http_method_not_allowed)
             if method == "post":
@@ -73,12 +111,13 @@ class PlatformViewMixin:
                 response = claim.replay
             else:
                 response = handler(request, *args, **kwargs)
-                if claim is not None:
-                    claim.finish(response)
         except Exception as exc:
             if claim is not None:
                 claim.release()
+                claim = None
             response = self.handle_exception(exc)
+        if claim is not None:
+            claim.finish(response)
         self.response = self.finalize_response(request, response, *args, **kwargs)
         return self.response
 
@@ -123,6 +162,18 @@ class OrganizationScopedMixin:
             raise Http404
         return super().get_object()
 
+    def check_path_objects(self):
+        if (self.lookup_url_kwarg or self.lookup_field) not in self.kwargs:
+            return
+        try:
+            self.get_object()
+        except (Http404, drf_exceptions.NotFound, NotFound):
+            raise
+        except (ApiError, drf_exceptions.APIException):
+            raise
+        except Exception:  # a view whose get_object needs more than the path: leave the 404 to the handler
+            return
+
 
 class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.GenericViewSet):
     """Base of every Platform API resource viewset."""
@@ -138,6 +189,7 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
         return response
 
 
+@csrf_exempt
 def not_found(request, *args, **kwargs):
     """Any path under /v1/ that no route serves, whatever the method."""
     return json_response(
