@@ -81,6 +81,7 @@ class AreaType(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["organization", "slug"], name="uniq_area_type_slug")]
 
     def __str__(self):
         return self.name

@@ -1,0 +1,417 @@
+"""Clubs (read-only), areas, area types, area blocks and availability."""
+
+import datetime as dt
+from collections import defaultdict
+from zoneinfo import ZoneInfo
+
+from django.db.models import Q
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework.response import Response
+
+from apps.api.exceptions import ValidationFailed
+from apps.api.filters import apply_ordering, date_window, parse_bool, parse_int
+from apps.api.pagination import page_body, parse_page_params
+from apps.api.views import PlatformViewSet
+
+from .. import services
+from ..models import Area, AreaBlock, AreaType, Club
+from ..presenters import club_context, club_queryset, present_area, present_area_type, present_block, present_club
+from . import serializers as s
+
+
+def _param(name, type_=OpenApiTypes.STR, description="", required=False, enum=None):
+    return OpenApiParameter(name, type_, OpenApiParameter.QUERY, required=required, description=description, enum=enum)
+
+
+def _sports_q(params, field="sports") -> Q | None:
+    raw = params.get("sport")
+    if raw in (None, ""):
+        return None
+    q = Q()
+    for sport in (v.strip() for v in raw.split(",") if v.strip()):
+        q |= Q(**{f"{field}__contains": [sport]})
+    return q
+
+
+ORDERING = _param("ordering", description="`field` or `-field`, comma-separated.")
+LOCALE = _param("locale", description="Language code for resolved names; falls back to the default language.")
+
+
+# --- Clubs ---------------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="clubs_list",
+        tags=["clubs"],
+        summary="List clubs",
+        parameters=[
+            _param("q", description="Case-insensitive search in name and city."),
+            _param("city"),
+            _param("sport", description="Comma list; clubs offering any of them."),
+            LOCALE,
+            _param("ordering", description="`name`, `createdAt` (default `-createdAt`)."),
+        ],
+        responses=s.ClubSchema(many=True),
+    ),
+    retrieve=extend_schema(
+        operation_id="clubs_get",
+        tags=["clubs"],
+        summary="Get a club by slug",
+        parameters=[LOCALE],
+        responses=s.ClubSchema,
+    ),
+)
+class ClubViewSet(PlatformViewSet):
+    """Clubs are read-only through the API: POST, PATCH and DELETE answer 405."""
+
+    queryset = Club.objects.all()
+    lookup_field = "slug"
+    lookup_value_regex = r"[^/]+"
+    required_scopes = {"list": "clubs:read", "retrieve": "clubs:read"}
+    ordering_fields = {"name": "name", "createdAt": "created_at", "id": "id"}
+
+    def base_queryset(self):
+        return club_queryset()
+
+    def _present(self, clubs):
+        ctx = club_context(clubs, self.organization, self.request.query_params.get("locale"))
+        return [present_club(club, ctx) for club in clubs]
+
+    def list(self, request):
+        params = request.query_params
+        qs = self.get_queryset()
+        if params.get("q"):
+            qs = qs.filter(Q(name__icontains=params["q"]) | Q(city__icontains=params["q"]))
+        if params.get("city"):
+            qs = qs.filter(city__iexact=params["city"])
+        sports = _sports_q(params)
+        if sports is not None:
+            qs = qs.filter(sports)
+        qs = apply_ordering(qs, params, self.ordering_fields, "-createdAt")
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(self._present(page))
+
+    def retrieve(self, request, slug=None):
+        return Response(self._present([self.get_object()])[0])
+
+
+# --- Area types ----------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="area_types_list",
+        tags=["areas"],
+        summary="List area types",
+        parameters=[_param("q", description="Search in name."), _param("ordering", description="`name`, `createdAt`.")],
+        responses=s.AreaTypeSchema(many=True),
+    ),
+    retrieve=extend_schema(operation_id="area_types_get", tags=["areas"], responses=s.AreaTypeSchema),
+    create=extend_schema(
+        operation_id="area_types_create",
+        tags=["areas"],
+        request=s.AreaTypeSerializer,
+        responses={201: s.AreaTypeSchema},
+    ),
+    partial_update=extend_schema(
+        operation_id="area_types_update", tags=["areas"], request=s.AreaTypeSerializer, responses=s.AreaTypeSchema
+    ),
+)
+class AreaTypeViewSet(PlatformViewSet):
+    queryset = AreaType.objects.all()
+    required_scopes = {
+        "list": "areas:read",
+        "retrieve": "areas:read",
+        "create": "areas:write",
+        "partial_update": "areas:write",
+    }
+    ordering_fields = {"name": "name", "createdAt": "created_at", "id": "id"}
+
+    def list(self, request):
+        params = request.query_params
+        qs = self.get_queryset()
+        if params.get("q"):
+            qs = qs.filter(name__icontains=params["q"])
+        qs = apply_ordering(qs, params, self.ordering_fields, "-createdAt")
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response([present_area_type(t) for t in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_area_type(self.get_object()))
+
+    def create(self, request):
+        serializer = s.AreaTypeSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        area_type = services.create_area_type(self.organization, **serializer.validated_data)
+        return self.created(present_area_type(area_type), area_type)
+
+    def partial_update(self, request, pk=None):
+        area_type = self.get_object()
+        serializer = s.AreaTypeSerializer(data=request.data, partial=True, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        area_type = services.update_area_type(area_type, dict(serializer.validated_data))
+        return Response(present_area_type(area_type))
+
+
+# --- Areas ---------------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="areas_list",
+        tags=["areas"],
+        summary="List areas",
+        parameters=[
+            _param("clubId", OpenApiTypes.INT),
+            _param("areaTypeId", OpenApiTypes.INT),
+            _param("sport", description="Comma list; areas offering any of them."),
+            _param("isActive", OpenApiTypes.BOOL),
+            _param("q", description="Search in name."),
+            _param("ordering", description="`position` (default), `name`."),
+        ],
+        responses=s.AreaSchema(many=True),
+    ),
+    retrieve=extend_schema(operation_id="areas_get", tags=["areas"], responses=s.AreaSchema),
+    create=extend_schema(
+        operation_id="areas_create", tags=["areas"], request=s.AreaCreateSerializer, responses={201: s.AreaSchema}
+    ),
+    partial_update=extend_schema(
+        operation_id="areas_update", tags=["areas"], request=s.AreaUpdateSerializer, responses=s.AreaSchema
+    ),
+)
+class AreaViewSet(PlatformViewSet):
+    """Areas have no DELETE: deactivate with `isActive: false`."""
+
+    queryset = Area.objects.all()
+    required_scopes = {
+        "list": "areas:read",
+        "retrieve": "areas:read",
+        "create": "areas:write",
+        "partial_update": "areas:write",
+    }
+    ordering_fields = {"position": "position", "name": "name", "id": "id"}
+
+    def base_queryset(self):
+        return Area.objects.select_related("area_type")
+
+    def list(self, request):
+        params = request.query_params
+        qs = self.get_queryset()
+        club_id = parse_int(params, "clubId")
+        if club_id is not None:
+            qs = qs.filter(club_id=club_id)
+        area_type_id = parse_int(params, "areaTypeId")
+        if area_type_id is not None:
+            qs = qs.filter(area_type_id=area_type_id)
+        is_active = parse_bool(params, "isActive")
+        if is_active is not None:
+            qs = qs.filter(is_active=is_active)
+        sports = _sports_q(params)
+        if sports is not None:
+            qs = qs.filter(sports)
+        if params.get("q"):
+            qs = qs.filter(name__icontains=params["q"])
+        qs = apply_ordering(qs, params, self.ordering_fields, "position")
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response([present_area(a) for a in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_area(self.get_object()))
+
+    def create(self, request):
+        serializer = s.AreaCreateSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        area = services.create_area(self.organization, club=data.pop("club"), name=data.pop("name"), **data)
+        return self.created(present_area(area), area)
+
+    def partial_update(self, request, pk=None):
+        area = self.get_object()
+        serializer = s.AreaUpdateSerializer(data=request.data, partial=True, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        area = services.update_area(area, dict(serializer.validated_data))
+        return Response(present_area(area))
+
+
+# --- Area blocks ---------------------------------------------------------------------------------------------
+
+
+def _window_q(organization, params, club_id) -> Q | None:
+    """Blocks overlapping `startDate`..`endDate`; bare dates are whole days on each block's club clock."""
+    if params.get("startDate") in (None, "") and params.get("endDate") in (None, ""):
+        return None
+    clubs = Club.objects.filter(organization=organization)
+    if club_id is not None:
+        clubs = clubs.filter(id=club_id)
+    by_tz = defaultdict(list)
+    for cid, tz in clubs.values_list("id", "timezone"):
+        by_tz[tz or "UTC"].append(cid)
+    if not by_tz:
+        by_tz["UTC"] = []
+    q = Q(pk__in=[])
+    for tz, club_ids in by_tz.items():
+        lower, upper, upper_exclusive = date_window(params, ZoneInfo(tz))
+        part = Q(club_id__in=club_ids)
+        if lower is not None:
+            part &= Q(end_time__gt=lower)
+        if upper is not None:
+            part &= Q(start_time__lt=upper) if upper_exclusive else Q(start_time__lte=upper)
+        q |= part
+    return q
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="area_blocks_list",
+        tags=["areas"],
+        summary="List area blocks",
+        parameters=[
+            _param("clubId", OpenApiTypes.INT),
+            _param("areaId", OpenApiTypes.INT),
+            _param("startDate", description="Date (club clock) or date-time; blocks overlapping the range."),
+            _param("endDate", description="Date (club clock, inclusive) or date-time."),
+            _param("ordering", description="`startTime` (default), `endTime`, `createdAt`."),
+        ],
+        responses=s.AreaBlockSchema(many=True),
+    ),
+    retrieve=extend_schema(operation_id="area_blocks_get", tags=["areas"], responses=s.AreaBlockSchema),
+    create=extend_schema(
+        operation_id="area_blocks_create",
+        tags=["areas"],
+        summary="Block an area",
+        request=s.AreaBlockCreateSerializer,
+        responses={201: s.AreaBlockSchema},
+    ),
+    destroy=extend_schema(operation_id="area_blocks_delete", tags=["areas"], summary="Unblock", responses={204: None}),
+)
+class AreaBlockViewSet(PlatformViewSet):
+    queryset = AreaBlock.objects.all()
+    required_scopes = {
+        "list": "areas:read",
+        "retrieve": "areas:read",
+        "create": "areas:write",
+        "destroy": "areas:write",
+    }
+    ordering_fields = {"startTime": "start_time", "endTime": "end_time", "createdAt": "created_at", "id": "id"}
+
+    def list(self, request):
+        params = request.query_params
+        qs = self.get_queryset()
+        club_id = parse_int(params, "clubId")
+        if club_id is not None:
+            qs = qs.filter(club_id=club_id)
+        area_id = parse_int(params, "areaId")
+        if area_id is not None:
+            qs = qs.filter(area_id=area_id)
+        window = _window_q(self.organization, params, club_id)
+        if window is not None:
+            qs = qs.filter(window)
+        qs = apply_ordering(qs, params, self.ordering_fields, "startTime")
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response([present_block(b) for b in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_block(self.get_object()))
+
+    def create(self, request):
+        serializer = s.AreaBlockCreateSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        block = services.create_block(
+            self.organization,
+            area=data["area"],
+            start_time=data["start_time"],
+            end_time=data["end_time"],
+            reason=data.get("reason") or None,
+        )
+        return self.created(present_block(block), block)
+
+    def destroy(self, request, pk=None):
+        services.delete_block(self.get_object())
+        return Response(status=204)
+
+
+# --- Availability --------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="availability_list",
+        tags=["areas"],
+        summary="Free intervals per area within opening hours",
+        parameters=[
+            _param("clubId", OpenApiTypes.INT, required=True),
+            _param("startDate", OpenApiTypes.DATE, required=True, description="First day, on the club's clock."),
+            _param(
+                "endDate", OpenApiTypes.DATE, description="Last day (inclusive); defaults to `startDate`; ≤ 14 days."
+            ),
+            _param("areaId", OpenApiTypes.INT),
+            _param("sport", description="Comma list; areas offering any of them."),
+            _param("minDurationMinutes", OpenApiTypes.INT),
+        ],
+        responses=s.AvailabilitySchema(many=True),
+    )
+)
+class AvailabilityViewSet(PlatformViewSet):
+    """Computed free time; a page of `{clubId, areaId, areaName, startTime, endTime}`."""
+
+    queryset = Area.objects.all()
+    required_scopes = {"list": "areas:read"}
+
+    def list(self, request):
+        params = request.query_params
+        parse_page_params(params)  # bad paging values are a 400 before anything is computed
+        errors = {}
+        club_id = parse_int(params, "clubId")
+        if club_id is None:
+            errors["clubId"] = ["This parameter is required."]
+        if params.get("startDate") in (None, ""):
+            errors["startDate"] = ["This parameter is required."]
+        if errors:
+            raise ValidationFailed(errors)
+        club = Club.objects.filter(organization=self.organization, id=club_id).first()
+        if club is None:
+            raise ValidationFailed({"clubId": [f"No club with id {club_id} exists in this organization."]})
+        tz = services.club_tz(club)
+
+        window_params = {"startDate": params["startDate"], "endDate": params.get("endDate") or ""}
+        if not window_params["endDate"]:
+            start_raw = window_params["startDate"]
+            if len(start_raw) == 10:
+                window_params["endDate"] = start_raw
+            else:
+                lower = date_window({"startDate": start_raw}, tz)[0]
+                window_params["endDate"] = lower.astimezone(tz).date().isoformat()
+        lower, upper, upper_exclusive = date_window(window_params, tz)
+        if not upper_exclusive:
+            upper = upper + dt.timedelta(microseconds=1)
+        days = (upper - dt.timedelta(microseconds=1)).astimezone(tz).date() - lower.astimezone(tz).date()
+        if days.days + 1 > services.MAX_AVAILABILITY_DAYS:
+            raise ValidationFailed({"endDate": ["The range may span at most 14 days."]})
+
+        min_minutes = parse_int(params, "minDurationMinutes")
+        if min_minutes is not None and min_minutes < 1:
+            raise ValidationFailed({"minDurationMinutes": ["Must be at least 1."]})
+
+        areas = Area.objects.filter(organization=self.organization, club=club, is_active=True)
+        area_id = parse_int(params, "areaId")
+        if area_id is not None:
+            areas = areas.filter(id=area_id)
+        sports = _sports_q(params)
+        if sports is not None:
+            areas = areas.filter(sports)
+        areas = list(areas.only("id", "name", "position").order_by("position", "id"))
+
+        rows = services.free_intervals(
+            club,
+            areas,
+            lower,
+            upper,
+            min_duration=dt.timedelta(minutes=min_minutes) if min_minutes else None,
+            not_before=timezone.now(),
+        )
+        limit, offset = parse_page_params(params)
+        return Response(page_body(rows[offset : offset + limit], len(rows), limit, offset))
