@@ -5,9 +5,9 @@ contact who teaches, nothing more.
 """
 
 from django.db import transaction
-from django.db.models.functions import Lower
 
 from apps.api.exceptions import DuplicateValue
+from apps.contacts import services as contact_services
 from apps.contacts.models import Contact
 from apps.domain_events.services import emit
 
@@ -40,26 +40,20 @@ def _instructor_event_data(instructor_id):
 
 
 def _create_contact(organization, data: dict) -> Contact:
-    email = data.get("email") or None
-    if email:
-        existing_id = (
-            Contact.objects.filter(organization=organization)
-            .annotate(email_lower=Lower("email"))
-            .filter(email_lower=email.lower())
-            .values_list("id", flat=True)
-            .first()
-        )
-        if existing_id is not None:
-            raise DuplicateValue(
-                "contact.email", existing_id, "A contact with this e-mail already exists; send its `contactId`."
-            )
-    return Contact.objects.create(
-        organization=organization,
-        first_name=data["first_name"],
-        last_name=data.get("last_name") or None,
-        email=email,
-        phone=data.get("phone") or None,
-    )
+    """A new contact through the contacts service (duplicate e-mail check, `contact.created` event)."""
+    fields = {
+        "first_name": data["first_name"],
+        "last_name": data.get("last_name") or None,
+        "email": data.get("email") or None,
+        "phone": data.get("phone") or None,
+    }
+    try:
+        return contact_services.create_contact(organization, **fields)
+    except DuplicateValue as exc:
+        existing_id = (exc.details or {}).get("existingId")
+        raise DuplicateValue(
+            "contact.email", existing_id, "A contact with this e-mail already exists; send its `contactId` instead."
+        ) from exc
 
 
 @transaction.atomic
