@@ -140,8 +140,7 @@ class ApiKey(models.Model):
     @classmethod
     def issue(cls, *, organization, name, scopes, description="", expires_at=None, created_by=None):
         """Create a key and return `(key, token)`; the token exists only in this return value."""
-        prefix = secrets.token_hex(6)
-        token = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+        prefix, token = cls.new_token()
         key = cls.objects.create(
             organization=organization,
             name=name,
@@ -153,6 +152,12 @@ class ApiKey(models.Model):
             created_by=created_by,
         )
         return key, token
+
+    @staticmethod
+    def new_token() -> tuple[str, str]:
+        """A fresh `(prefix, token)`: the prefix is the public lookup part, the rest is the secret."""
+        prefix = secrets.token_hex(6)
+        return prefix, f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
 
     @staticmethod
     def split_token(token: str) -> str | None:

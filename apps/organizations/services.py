@@ -1,0 +1,148 @@
+"""Organization and API key operations shared by the admin and the management commands.
+
+Rule violations raise Django's `ValidationError` (with a `code`): the admin shows it as a form error and the
+commands turn it into a `CommandError`.
+"""
+
+import datetime
+import re
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
+
+from .choices import Plan
+from .models import ApiKey, Organization
+
+PLAN_LOCKED_MESSAGE = (
+    "API keys are not available on the {plan} plan. Upgrade the organization to a paid plan to create keys."
+)
+
+
+def organization_zone(organization) -> ZoneInfo:
+    try:
+        return ZoneInfo(organization.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def today_for(organization) -> datetime.date:
+    return timezone.now().astimezone(organization_zone(organization)).date()
+
+
+def check_can_issue_keys(organization) -> None:
+    """Organizations on the free plan or in trial have no API access, so they cannot get keys either."""
+    if organization.api_locked:
+        raise ValidationError(
+            PLAN_LOCKED_MESSAGE.format(plan=Plan(organization.plan).label), code="plan_feature_locked"
+        )
+
+
+def normalize_scopes(scopes) -> list[str]:
+    """Validated scopes in registry order; `*` alone when full access is among them."""
+    scopes = [s.strip() for s in scopes or () if s and s.strip()]
+    if not scopes:
+        raise ValidationError("Choose at least one scope, or full access.", code="no_scopes")
+    unknown = [s for s in scopes if not is_known_scope(s)]
+    if unknown:
+        raise ValidationError(
+            "Unknown scope(s): %(unknown)s.", code="unknown_scope", params={"unknown": ", ".join(unknown)}
+        )
+    if WILDCARD in scopes:
+        return [WILDCARD]
+    return ordered(dict.fromkeys(scopes))
+
+
+def expiry_for_date(organization, expires_on: datetime.date | None) -> datetime.datetime | None:
+    """The key stays valid through the whole chosen day on the organization's clock; None means no expiry."""
+    if expires_on is None:
+        return None
+    if expires_on < today_for(organization):
+        raise ValidationError("The expiry date cannot be in the past.", code="expiry_in_past")
+    return datetime.datetime.combine(expires_on, datetime.time.max, tzinfo=organization_zone(organization))
+
+
+def issue_api_key(
+    organization, *, name, scopes, description="", expires_on=None, created_by=None
+) -> tuple[ApiKey, str]:
+    """Create a key and return `(key, token)`. The token is never stored and cannot be recovered later."""
+    check_can_issue_keys(organization)
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError("A key needs a name.", code="required")
+    return ApiKey.issue(
+        organization=organization,
+        name=name,
+        description=description or "",
+        scopes=normalize_scopes(scopes),
+        expires_at=expiry_for_date(organization, expires_on),
+        created_by=created_by,
+    )
+
+
+def revoke_api_keys(keys) -> int:
+    """Revoke every key of `keys` (a queryset) that is not revoked yet; returns how many were revoked."""
+    return keys.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def scope_choices_by_resource() -> list[tuple[str, list[tuple[str, str]]]]:
+    """`[(resource, [(scope, label), ...]), ...]` in registry order, for per-resource pickers."""
+    return [
+        (resource, [(f"{resource}:{action}", ACTION_LABELS.get(action, action.title())) for action in actions])
+        for resource, actions in RESOURCE_ACTIONS.items()
+    ]
+
+
+# --- organization settings (used by create_organization) ---
+
+CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+LANGUAGE_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+
+def validate_currency(value: str) -> str:
+    if not CURRENCY_RE.match(value or ""):
+        raise ValidationError(f"Invalid currency {value!r}: use a 3-letter ISO 4217 code such as EUR.")
+    return value
+
+
+def validate_language(value: str) -> str:
+    if not LANGUAGE_RE.match(value or ""):
+        raise ValidationError(f"Invalid language {value!r}: use a language code such as en or es.")
+    return value
+
+
+def validate_timezone(value: str) -> str:
+    if value not in available_timezones():
+        raise ValidationError(f"Unknown time zone {value!r}: use an IANA name such as Europe/Madrid.")
+    return value
+
+
+def validate_tax_rate(value) -> Decimal:
+    try:
+        rate = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise ValidationError(f"Invalid tax rate {value!r}: use a number from 0 to 100.")
+    if not rate.is_finite() or rate < 0 or rate > 100:
+        raise ValidationError(f"Invalid tax rate {value!r}: use a number from 0 to 100.")
+    return rate.quantize(Decimal("0.01"))
+
+
+@transaction.atomic
+def upsert_organization(slug: str, **fields) -> tuple[Organization, bool]:
+    """Create the organization or update only the given fields of an existing one; returns `(org, created)`."""
+    fields = {k: v for k, v in fields.items() if v is not None}
+    organization = Organization.objects.select_for_update().filter(slug=slug).first()
+    created = organization is None
+    if created:
+        if not fields.get("name"):
+            raise ValidationError("A new organization needs a name.")
+        organization = Organization(slug=slug)
+    for field, value in fields.items():
+        setattr(organization, field, value)
+    organization.full_clean()
+    organization.save()
+    return organization, created
