@@ -1,0 +1,228 @@
+"""Rate limits (API.md §4): headers, 429, special buckets, the multiplier, and sharing across processes."""
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from apps.api import ratelimit
+
+from .conftest import PROBES, bearer
+
+pytestmark = pytest.mark.urls("tests.api.urls_for_tests")
+
+ME = "/v1/platform/me"
+REPORTS = "/v1/platform/_test/reports-probe"
+HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+NEW_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy")
+
+
+def limits(response) -> tuple[int, int, int]:
+    return tuple(int(response[h]) for h in HEADERS)
+
+
+def test_headers_on_every_authenticated_response(api, contact):
+    responses = [
+        api.get(ME),
+        api.get(PROBES),
+        api.get(f"{PROBES}/123456"),  # 404
+        api.post(PROBES, {}, format="json"),  # 400
+        api.delete(PROBES),  # 405
+        bearer(api._credentials["HTTP_AUTHORIZATION"].split()[1]).get(ME),
+    ]
+    for response in responses:
+        for header in HEADERS + NEW_HEADERS:
+            assert header in response, (response.status_code, header)
+        assert response["RateLimit-Policy"] == "100;w=60"
+        assert response["X-RateLimit-Limit"] == response["RateLimit-Limit"] == "100"
+        assert response["X-RateLimit-Remaining"] == response["RateLimit-Remaining"]
+        assert 1 <= int(response["X-RateLimit-Reset"]) <= 60
+
+
+def test_scope_refusal_carries_headers(client_for):
+    response = client_for("classes:read").get(PROBES)
+    assert response.status_code == 403
+    assert response["X-RateLimit-Limit"] == "100"
+
+
+def test_no_headers_when_authentication_fails(db):
+    response = APIClient().get(ME)
+    assert response.status_code == 401
+    assert not [h for h in response.headers if "ratelimit" in h.lower()]
+
+
+def test_remaining_counts_down(api):
+    remaining = [limits(api.get(ME))[1] for _ in range(3)]
+    assert remaining == [99, 98, 97]
+
+
+def test_101st_request_is_rate_limited(api):
+    for i in range(100):
+        response = api.get(ME)
+        assert response.status_code == 200, i
+    assert response["X-RateLimit-Remaining"] == "0"
+    limited = api.get(ME)
+    assert limited.status_code == 429
+    body = limited.json()
+    assert body["code"] == "RATE_LIMITED"
+    assert body["error"] == "Too Many Requests"
+    assert body["details"] == {"bucket": "general", "limit": 100, "windowSeconds": 60}
+    retry_after = int(limited["Retry-After"])
+    assert 1 <= retry_after <= 60
+    assert limited["X-RateLimit-Remaining"] == "0"
+    assert limited["X-RateLimit-Reset"] == limited["Retry-After"]
+
+
+def test_buckets_are_per_credential(client_for, settings):
+    settings.RATE_LIMIT_MULTIPLIER = 0.02  # 2 per window
+    first, second = client_for("*"), client_for("*")
+    first.get(ME), first.get(ME)
+    assert first.get(ME).status_code == 429
+    assert second.get(ME).status_code == 200
+
+
+def test_special_bucket_counts_in_addition_to_general(api):
+    for i in range(20):
+        response = api.get(REPORTS)
+        assert response.status_code == 200
+        # the tightest bucket is described: reports (20) has fewer requests left than general (100)
+        assert limits(response)[:2] == (20, 19 - i)
+        assert response["RateLimit-Policy"] == "20;w=60"
+    limited = api.get(REPORTS)
+    assert limited.status_code == 429
+    assert limited.json()["details"] == {"bucket": "reports", "limit": 20, "windowSeconds": 60}
+    me = api.get(ME)
+    assert me.status_code == 200
+    assert limits(me)[:2] == (100, 100 - 22)  # 21 report requests and this one
+
+
+def test_general_exhaustion_blocks_special_bucket_too(api, settings):
+    settings.RATE_LIMIT_MULTIPLIER = 0.05  # general 5, reports 1
+    for _ in range(5):
+        api.get(ME)
+    limited = api.get(REPORTS)
+    assert limited.status_code == 429
+    assert limited.json()["details"]["bucket"] == "general"
+
+
+def test_multiplier_scales_every_bucket(api, settings):
+    settings.RATE_LIMIT_MULTIPLIER = 2
+    assert limits(api.get(ME))[0] == 200
+    assert api.get(ME)["RateLimit-Policy"] == "200;w=60"
+    assert limits(api.get(REPORTS))[0] == 40
+
+
+def test_one_redis_round_trip_for_two_buckets(api, monkeypatch):
+    calls = []
+    real = ratelimit._count
+
+    def spy(keys, increment):
+        calls.append((tuple(keys), increment))
+        return real(keys, increment)
+
+    monkeypatch.setattr(ratelimit, "_count", spy)
+    api.get(REPORTS)
+    assert len(calls) == 1
+    assert len(calls[0][0]) == 2
+
+
+def test_cache_failure_fails_open(api, monkeypatch):
+    def broken(keys, increment):
+        raise ConnectionError("redis down")
+
+    monkeypatch.setattr(ratelimit, "_count", broken)
+    response = api.get(ME)
+    assert response.status_code == 200
+    assert response["X-RateLimit-Remaining"] == "100"
+
+
+def test_window_end_is_stable_within_a_window_and_moves_after():
+    end = ratelimit.window_end("api_key:1", now=1_000_000)
+    assert 1_000_000 < end <= 1_000_060
+    assert ratelimit.window_end("api_key:1", now=end - 1) == end
+    assert ratelimit.window_end("api_key:1", now=end) == end + 60
+
+
+# --- two real server processes sharing Redis -------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_up(port: int, proc, deadline: float):
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited early: {proc.stderr.read().decode()[-2000:]}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", "/v1/nothing")
+            conn.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture
+def two_servers(transactional_db):
+    """Two gunicorn processes (one worker each) serving the test database and the same Redis database."""
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": django_settings.CACHES["default"]["LOCATION"],
+        "RATE_LIMIT_MULTIPLIER": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+    root = Path(__file__).resolve().parents[2]
+    procs, ports = [], []
+    try:
+        for _ in range(2):
+            port = _free_port()
+            cmd = [sys.executable, "-m", "gunicorn", "config.wsgi", "-w", "1", "-b", f"127.0.0.1:{port}"]
+            cmd += ["--log-level", "warning"]
+            procs.append(subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+            ports.append(port)
+        deadline = time.monotonic() + 15
+        for port, proc in zip(ports, procs, strict=True):
+            _wait_until_up(port, proc, deadline)
+        yield ports
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_limit_is_shared_across_server_processes(two_servers, issue_key):
+    _, token = issue_key()
+    connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for port in two_servers]
+    statuses, remaining = [], []
+    for i in range(101):
+        conn = connections[i % 2]
+        conn.request("GET", ME, headers={"Authorization": f"Bearer {token}"})
+        response = conn.getresponse()
+        response.read()
+        statuses.append(response.status)
+        remaining.append(int(response.getheader("X-RateLimit-Remaining")))
+        if response.getheader("Connection", "").lower() == "close":
+            connections[i % 2] = http.client.HTTPConnection("127.0.0.1", two_servers[i % 2], timeout=10)
+    assert statuses[:100] == [200] * 100
+    assert statuses[100] == 429
+    assert remaining[:100] == list(range(99, -1, -1))  # one count, whichever process answered
