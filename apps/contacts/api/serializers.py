@@ -1,0 +1,84 @@
+"""Input validation of contact writes, and response serializers used only for the OpenAPI document."""
+
+from rest_framework import serializers
+
+from apps.api.fields import OrganizationObjectField
+
+from ..models import ContactSource, PipelineStage
+
+
+class ContactWriteSerializer(serializers.Serializer):
+    """Create (`firstName` required) and PATCH (all optional). `status` and read-only fields are ignored."""
+
+    firstName = serializers.CharField(source="first_name", max_length=120)
+    lastName = serializers.CharField(
+        source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True
+    )
+    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
+    phone = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+    dateOfBirth = serializers.DateField(source="date_of_birth", required=False, allow_null=True)
+    language = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=10)
+    profileImage = serializers.URLField(source="profile_image", required=False, allow_null=True, max_length=500)
+    pipelineStageId = OrganizationObjectField(
+        model=PipelineStage, source="pipeline_stage", required=False, allow_null=True
+    )
+    sourceId = OrganizationObjectField(model=ContactSource, source="source", required=False, allow_null=True)
+    tags = serializers.ListField(child=serializers.CharField(max_length=60), required=False, max_length=100)
+    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=10000)
+    marketingConsent = serializers.BooleanField(source="marketing_consent", required=False)
+    customFields = serializers.DictField(source="custom_fields", required=False)
+
+    def validate(self, attrs):
+        for name in ("last_name", "email", "phone", "language"):
+            if attrs.get(name) == "":
+                attrs[name] = None
+        if attrs.get("email"):
+            attrs["email"] = attrs["email"].strip()
+        return attrs
+
+
+class ArchiveSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
+
+
+class RefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class ContactSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    firstName = serializers.CharField()
+    lastName = serializers.CharField(allow_null=True)
+    name = serializers.CharField()
+    email = serializers.EmailField(allow_null=True)
+    phone = serializers.CharField(allow_null=True)
+    dateOfBirth = serializers.DateField(allow_null=True)
+    language = serializers.CharField(allow_null=True)
+    profileImage = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=["active", "archived"])
+    pipelineStageId = serializers.IntegerField(allow_null=True)
+    pipelineStage = RefSerializer(allow_null=True)
+    sourceId = serializers.IntegerField(allow_null=True)
+    source = RefSerializer(allow_null=True)
+    tags = serializers.ListField(child=serializers.CharField())
+    notes = serializers.CharField(allow_null=True)
+    marketingConsent = serializers.BooleanField()
+    customFields = serializers.DictField()
+    archivedAt = serializers.DateTimeField(allow_null=True)
+    createdAt = serializers.DateTimeField()
+    updatedAt = serializers.DateTimeField()
+
+
+class PipelineStageSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    position = serializers.IntegerField()
+    color = serializers.CharField(allow_null=True)
+    isDefault = serializers.BooleanField()
+
+
+class ContactSourceSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    isActive = serializers.BooleanField()

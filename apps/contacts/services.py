@@ -1,0 +1,197 @@
+"""Contact operations: create, update, archive (with its cancellations) and restore.
+
+Views, the channel integration and other apps call these; every change emits its domain event after commit.
+"""
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from apps.api.exceptions import DuplicateValue, InvalidStateTransition
+from apps.domain_events.services import emit
+
+from .models import Contact
+from .presenters import contact_queryset, present_contact
+
+# Model field -> API field, for `changedFields`.
+API_FIELDS = {
+    "first_name": "firstName",
+    "last_name": "lastName",
+    "email": "email",
+    "phone": "phone",
+    "date_of_birth": "dateOfBirth",
+    "language": "language",
+    "profile_image": "profileImage",
+    "pipeline_stage": "pipelineStageId",
+    "source": "sourceId",
+    "tags": "tags",
+    "notes": "notes",
+    "marketing_consent": "marketingConsent",
+    "custom_fields": "customFields",
+}
+
+
+def _event_data(contact_id):
+    """The Contact as GET returns it, built after commit."""
+    return lambda: present_contact(contact_queryset(Contact.objects.all()).get(pk=contact_id))
+
+
+def _lock_email(organization, email):
+    """Serialise writers of the same (organization, e-mail) so two requests cannot both pass the duplicate check."""
+    if email and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"contact-email:{organization.pk}:{email.lower()}"]
+            )
+
+
+def find_active_by_email(organization, email, exclude_id=None):
+    """The active contact of `organization` holding `email` (case-insensitive), if any."""
+    if not email:
+        return None
+    qs = Contact.objects.filter(organization=organization, status=Contact.ACTIVE, email__iexact=email)
+    if exclude_id:
+        qs = qs.exclude(pk=exclude_id)
+    return qs.order_by("id").first()
+
+
+def _check_email_free(organization, email, exclude_id=None):
+    existing = find_active_by_email(organization, email, exclude_id)
+    if existing:
+        raise DuplicateValue("email", existing.id, "Another active contact already uses this e-mail.")
+
+
+def create_contact(organization, **fields) -> Contact:
+    """Create a contact; an e-mail used by another active contact is a 409 DUPLICATE_VALUE."""
+    with transaction.atomic():
+        _lock_email(organization, fields.get("email"))
+        _check_email_free(organization, fields.get("email"))
+        contact = Contact.objects.create(organization=organization, status=Contact.ACTIVE, **fields)
+        emit(organization, "contact.created", _event_data(contact.id))
+    return contact
+
+
+def find_or_create_contact(organization, *, first_name, last_name=None, email=None, phone=None) -> Contact:
+    """The active contact with that e-mail, else a new one (the channel integration's matching rule)."""
+    with transaction.atomic():
+        _lock_email(organization, email)
+        existing = find_active_by_email(organization, email)
+        if existing:
+            return existing
+        contact = Contact.objects.create(
+            organization=organization,
+            first_name=first_name,
+            last_name=last_name,
+            email=email,
+            phone=phone,
+        )
+        emit(organization, "contact.created", _event_data(contact.id))
+    return contact
+
+
+def update_contact(contact, **fields) -> Contact:
+    """Partial update; `status` is never written here (archive/restore own it)."""
+    fields.pop("status", None)
+    with transaction.atomic():
+        contact = Contact.objects.select_for_update().get(pk=contact.pk)
+        if "email" in fields and fields["email"] and contact.status == Contact.ACTIVE:
+            if (fields["email"] or "").lower() != (contact.email or "").lower():
+                _lock_email(contact.organization, fields["email"])
+                _check_email_free(contact.organization, fields["email"], exclude_id=contact.pk)
+        changed = []
+        for name, value in fields.items():
+            current = getattr(contact, f"{name}_id") if name in ("pipeline_stage", "source") else getattr(contact, name)
+            new = getattr(value, "pk", value) if name in ("pipeline_stage", "source") else value
+            if current != new:
+                setattr(contact, name, value)
+                changed.append(name)
+        if changed:
+            contact.save()
+            emit(
+                contact.organization,
+                "contact.updated",
+                _event_data(contact.id),
+                changed_fields=[API_FIELDS.get(n, n) for n in changed],
+            )
+    return contact
+
+
+def archive_contact(contact, *, reason=None) -> Contact:
+    """active -> archived, cancelling the contact's active memberships and every future booking, atomically.
+
+    Bookings are cancelled through `cancel_booking` so freed class seats notify the waitlist and every
+    cancellation emits its own event. The cancellations are not undone by `restore_contact`.
+    """
+    from apps.billing.models import Membership
+    from apps.bookings.models import Booking
+    from apps.bookings.services import cancel_booking
+
+    with transaction.atomic():
+        contact = Contact.objects.select_for_update().get(pk=contact.pk)
+        if contact.status != Contact.ACTIVE:
+            raise InvalidStateTransition(contact.status)
+        now = timezone.now()
+        contact.status = Contact.ARCHIVED
+        contact.archived_at = now
+        contact.save(update_fields=["status", "archived_at", "updated_at"])
+
+        memberships = list(
+            Membership.objects.select_for_update()
+            .filter(contact=contact, status__in=(Membership.ACTIVE, Membership.PAUSED))
+            .order_by("id")
+        )
+        for membership in memberships:
+            membership.status = Membership.CANCELLED
+            membership.cancelled_at = now
+            membership.cancellation_reason = reason or "Contact archived"
+            membership.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
+            emit(contact.organization, "membership.cancelled", _membership_event_data(membership.id))
+
+        bookings = Booking.objects.filter(
+            contact=contact, start_time__gt=now, status__in=("pending", "confirmed")
+        ).order_by("start_time", "id")
+        for booking in bookings:
+            cancel_booking(booking, reason=reason or "Contact archived", source="contact_archive")
+
+        emit(contact.organization, "contact.archived", _event_data(contact.id))
+    return contact
+
+
+def _membership_event_data(membership_id):
+    def build():
+        from apps.billing.models import Membership
+
+        membership = Membership.objects.select_related("contact", "plan").get(pk=membership_id)
+        try:
+            from apps.billing.presenters import present_membership
+        except ImportError:
+            present_membership = None
+        if present_membership is not None:
+            try:
+                return present_membership(membership, {"can_read_contacts": False})
+            except TypeError:
+                pass
+        return {
+            "id": membership.id,
+            "contactId": membership.contact_id,
+            "planId": membership.plan_id,
+            "status": membership.status,
+            "cancelledAt": membership.cancelled_at,
+            "cancellationReason": membership.cancellation_reason,
+        }
+
+    return build
+
+
+def restore_contact(contact) -> Contact:
+    """archived -> active. Cancellations made at archive time stay cancelled."""
+    with transaction.atomic():
+        contact = Contact.objects.select_for_update().get(pk=contact.pk)
+        if contact.status != Contact.ARCHIVED:
+            raise InvalidStateTransition(contact.status)
+        _lock_email(contact.organization, contact.email)
+        _check_email_free(contact.organization, contact.email, exclude_id=contact.pk)
+        contact.status = Contact.ACTIVE
+        contact.archived_at = None
+        contact.save(update_fields=["status", "archived_at", "updated_at"])
+        emit(contact.organization, "contact.restored", _event_data(contact.id))
+    return contact
