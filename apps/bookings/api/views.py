@@ -1,3 +1,347 @@
-"""Area/court bookings, players, bookings list and channel integration. (Being built.)"""
+"""Bookings (any type), area/court booking writes, players, and the channel integration (API.md §5.4, §5.5)."""
 
-urlpatterns = []
+from zoneinfo import ZoneInfo
+
+import orjson
+from django.http import Http404
+from django.urls import path, re_path
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.routers import SimpleRouter
+
+from apps.api.filters import apply_ordering, apply_window, date_window, parse_enum_list, parse_int
+from apps.api.ratelimit import BOOK_INTO_CLASS, BOOKING_WRITES
+from apps.api.views import PlatformAPIView, PlatformViewSet
+from apps.clubs.models import Club
+
+from .. import channel, services
+from ..models import Booking, Player
+from ..presenters import booking_context, booking_queryset, present_booking, present_player
+from .serializers import (
+    AreaBookingCreateSerializer,
+    BookingSchema,
+    BookingUpdateSerializer,
+    CancelSerializer,
+    ChannelBookingCreateSerializer,
+    PaymentReportSerializer,
+    PlayerInputSerializer,
+    PlayerSchema,
+)
+
+BOOKING_ORDERING = {"startTime": "start_time", "createdAt": "created_at"}
+BOOKING_TYPES = ["area", "class", "event"]
+BOOKING_STATUSES = ["pending", "confirmed", "checked_in", "cancelled"]
+BOOKING_FILTERS = [
+    OpenApiParameter("type", str, description="Comma list of `area`, `class`, `event`."),
+    OpenApiParameter("clubId", int),
+    OpenApiParameter("areaId", int),
+    OpenApiParameter("classId", int),
+    OpenApiParameter("eventId", int),
+    OpenApiParameter("contactId", int),
+    OpenApiParameter("status", str, description="Comma list of pending, confirmed, checked_in, cancelled."),
+    OpenApiParameter("source", str, description="Comma list (api, channel, admin, portal, ...)."),
+    OpenApiParameter("externalSource", str),
+    OpenApiParameter("externalId", str),
+    OpenApiParameter(
+        "startDate",
+        str,
+        description="On startTime, inclusive. A bare date is a whole day on the club's clock (`clubId`), "
+        "else on the organization's timezone.",
+    ),
+    OpenApiParameter("endDate", str, description="On startTime, inclusive."),
+    OpenApiParameter("ordering", str, description="`startTime` (default) or `createdAt`, `-` for descending."),
+]
+
+
+class BookingPresenterMixin:
+    def ctx(self):
+        return booking_context(self.organization, self.credential)
+
+    def booking_body(self, booking_id):
+        booking = booking_queryset(Booking.objects.filter(organization=self.organization)).get(pk=booking_id)
+        return present_booking(booking, self.ctx())
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="bookings_list", responses=BookingSchema(many=True), parameters=BOOKING_FILTERS, tags=["bookings"]
+    ),
+    retrieve=extend_schema(operation_id="bookings_get", responses=BookingSchema, tags=["bookings"]),
+    create=extend_schema(
+        operation_id="bookings_create",
+        request=AreaBookingCreateSerializer,
+        responses={201: BookingSchema},
+        tags=["bookings"],
+        description="Creates an area (court) booking. Errors 409 SLOT_UNAVAILABLE, PLAYER_LIMIT_REACHED.",
+    ),
+    partial_update=extend_schema(
+        operation_id="bookings_update", request=BookingUpdateSerializer, responses=BookingSchema, tags=["bookings"]
+    ),
+    cancel=extend_schema(
+        operation_id="bookings_cancel", request=CancelSerializer, responses=BookingSchema, tags=["bookings"]
+    ),
+)
+class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
+    """Every booking of the organization: area, class and event. Creates here are area bookings."""
+
+    queryset = Booking.objects.all()
+    serializer_class = AreaBookingCreateSerializer
+    required_scopes = {
+        "list": "bookings:read",
+        "retrieve": "bookings:read",
+        "create": "bookings:write",
+        "partial_update": "bookings:write",
+        "cancel": "bookings:write",
+    }
+    rate_buckets = {"create": BOOKING_WRITES, "partial_update": BOOKING_WRITES, "cancel": BOOKING_WRITES}
+
+    def base_queryset(self):
+        return booking_queryset(Booking.objects.all())
+
+    def _filter_tz(self, club_id):
+        tz_name = None
+        if club_id is not None:
+            tz_name = (
+                Club.objects.filter(organization=self.organization, pk=club_id)
+                .values_list("timezone", flat=True)
+                .first()
+            )
+        return ZoneInfo(tz_name or self.organization.timezone or "UTC")
+
+    def list(self, request):
+        params = request.query_params
+        qs = self.get_queryset()
+        types = parse_enum_list(params, "type", BOOKING_TYPES)
+        if types:
+            qs = qs.filter(type__in=types)
+        statuses = parse_enum_list(params, "status", BOOKING_STATUSES)
+        if statuses:
+            qs = qs.filter(status__in=statuses)
+        club_id = parse_int(params, "clubId")
+        for name, field in (
+            ("clubId", "club_id"),
+            ("areaId", "area_id"),
+            ("classId", "class_occurrence_id"),
+            ("eventId", "event_id"),
+            ("contactId", "contact_id"),
+        ):
+            value = parse_int(params, name)
+            if value is not None:
+                qs = qs.filter(**{field: value})
+        if params.get("source"):
+            qs = qs.filter(source__in=[s.strip() for s in params["source"].split(",") if s.strip()])
+        if params.get("externalSource"):
+            qs = qs.filter(external_source=params["externalSource"])
+        if params.get("externalId"):
+            qs = qs.filter(external_id=params["externalId"])
+        if params.get("startDate") or params.get("endDate"):
+            qs = apply_window(qs, "start_time", date_window(params, self._filter_tz(club_id)))
+        qs = apply_ordering(qs, params, BOOKING_ORDERING, "startTime")
+        page = self.paginate_queryset(qs)
+        ctx = self.ctx()
+        return self.get_paginated_response([present_booking(b, ctx) for b in page])
+
+    def retrieve(self, request, pk=None):
+        return Response(present_booking(self.get_object(), self.ctx()))
+
+    def create(self, request):
+        serializer = AreaBookingCreateSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        booking = services.create_area_booking(
+            organization=self.organization,
+            area=data["area"],
+            contact=data["contact"],
+            start_time=data["start_time"],
+            end_time=data["end_time"],
+            players=data.get("players") or (),
+            sport=data.get("sport"),
+            price_before_tax=data.get("price_before_tax"),
+            status=data.get("status") or "confirmed",
+            notes=data.get("notes"),
+            notify_customer=data.get("notify_customer", False),
+        )
+        return self.created(self.booking_body(booking.pk), booking)
+
+    def partial_update(self, request, pk=None):
+        booking = self.get_object()
+        serializer = BookingUpdateSerializer(data=request.data, partial=True, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        changes = dict(serializer.validated_data)
+        notify = changes.pop("notify_customer", False)
+        booking = services.update_booking(booking, changes, notify_customer=notify)
+        return Response(self.booking_body(booking.pk))
+
+    @action(detail=True, methods=["post"], url_path="cancel")
+    def cancel(self, request, pk=None):
+        booking = self.get_object()
+        serializer = CancelSerializer(data=request.data or {})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.cancel_booking(
+            booking, reason=data.get("reason") or None, notify_customer=data.get("notify_customer", False)
+        )
+        return Response(self.booking_body(booking.pk))
+
+
+@extend_schema_view(
+    list=extend_schema(operation_id="booking_players_list", responses=PlayerSchema(many=True), tags=["bookings"]),
+    create=extend_schema(
+        operation_id="booking_players_create",
+        request=PlayerInputSerializer,
+        responses={201: PlayerSchema},
+        tags=["bookings"],
+    ),
+    destroy=extend_schema(operation_id="booking_players_delete", responses={204: None}, tags=["bookings"]),
+)
+class BookingPlayerViewSet(PlatformViewSet):
+    """Participants of an area booking. The organizer (the booking's contact) cannot be removed."""
+
+    queryset = Player.objects.all()
+    serializer_class = PlayerInputSerializer
+    required_scopes = {"list": "bookings:read", "create": "bookings:write", "destroy": "bookings:write"}
+    rate_buckets = {"create": BOOKING_WRITES, "destroy": BOOKING_WRITES}
+
+    def get_booking(self):
+        if not hasattr(self, "_booking"):
+            booking_id = int(self.kwargs["booking_pk"])
+            self._booking = Booking.objects.filter(organization=self.organization, pk=booking_id).first()
+            if self._booking is None:
+                raise Http404
+        return self._booking
+
+    def base_queryset(self):
+        return Player.objects.filter(booking=self.get_booking())
+
+    def list(self, request, booking_pk=None):
+        page = self.paginate_queryset(self.get_queryset().order_by("-is_organizer", "id"))
+        ctx = booking_context(self.organization, self.credential)
+        return self.get_paginated_response([present_player(p, ctx) for p in page])
+
+    def create(self, request, booking_pk=None):
+        booking = self.get_booking()
+        serializer = PlayerInputSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        player = services.add_player(booking, **serializer.validated_data)
+        return self.created(present_player(player, booking_context(self.organization, self.credential)), player)
+
+    def destroy(self, request, booking_pk=None, pk=None):
+        player = self.get_object()
+        services.remove_player(self.get_booking(), player)
+        return Response(status=204)
+
+
+# --- channel integration --------------------------------------------------------------------------------------
+
+
+class ChannelBookingMixin(BookingPresenterMixin):
+    def booking_for(self, external_source, external_id):
+        return channel.get_channel_booking(self.organization, external_source, external_id)
+
+
+class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
+    """A partner platform creates an area (default) or class booking under its own external id."""
+
+    required_scopes = {"post": "bookings:write"}
+
+    def get_rate_bucket(self, request):
+        """`booking-writes` for `type: area`, `book-into-class` for `type: class` (read cheaply from the body)."""
+        try:
+            body = orjson.loads(request._request.body or b"{}")
+        except (orjson.JSONDecodeError, ValueError):
+            return BOOKING_WRITES
+        return BOOK_INTO_CLASS if isinstance(body, dict) and body.get("type") == "class" else BOOKING_WRITES
+
+    @extend_schema(
+        operation_id="channel_bookings_create",
+        request=ChannelBookingCreateSerializer,
+        responses={201: BookingSchema},
+        tags=["channel-bookings"],
+        description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`.",
+    )
+    def post(self, request):
+        serializer = ChannelBookingCreateSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        booking = channel.create_channel_booking(self.organization, dict(serializer.validated_data))
+        response = Response(self.booking_body(booking.pk), status=201)
+        response["Location"] = f"/v1/platform/bookings/{booking.pk}"
+        return response
+
+
+class ChannelBookingDetailView(ChannelBookingMixin, PlatformAPIView):
+    required_scopes = {"get": "bookings:read"}
+
+    @extend_schema(operation_id="channel_bookings_get", responses=BookingSchema, tags=["channel-bookings"])
+    def get(self, request, external_source, external_id):
+        return Response(self.booking_body(self.booking_for(external_source, external_id).pk))
+
+
+class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
+    required_scopes = {"post": "bookings:write"}
+    rate_buckets = {"post": BOOKING_WRITES}
+
+    @extend_schema(
+        operation_id="channel_bookings_cancel",
+        request=CancelSerializer,
+        responses=BookingSchema,
+        tags=["channel-bookings"],
+    )
+    def post(self, request, external_source, external_id):
+        booking = self.booking_for(external_source, external_id)
+        serializer = CancelSerializer(data=request.data or {})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.cancel_booking(
+            booking,
+            reason=data.get("reason") or None,
+            notify_customer=data.get("notify_customer", False),
+            source="channel",
+        )
+        return Response(self.booking_body(booking.pk))
+
+
+class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
+    required_scopes = {"post": "bookings:write"}
+    rate_buckets = {"post": BOOKING_WRITES}
+
+    @extend_schema(
+        operation_id="channel_bookings_payment",
+        request=PaymentReportSerializer,
+        responses=BookingSchema,
+        tags=["channel-bookings"],
+        description="Payment report with absolute totals; safe to retry.",
+    )
+    def post(self, request, external_source, external_id):
+        booking = self.booking_for(external_source, external_id)
+        serializer = PaymentReportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.apply_payment_report(booking, **serializer.validated_data["payment"])
+        return Response(self.booking_body(booking.pk))
+
+
+router = SimpleRouter(trailing_slash=False)
+router.register("bookings", BookingViewSet, basename="bookings")
+router.register(r"bookings/(?P<booking_pk>[0-9]+)/players", BookingPlayerViewSet, basename="booking-players")
+
+CHANNEL_SOURCE = r"(?P<external_source>[a-z0-9_-]{1,40})"
+CHANNEL_ID = r"(?P<external_id>[^/]{1,100})"
+
+urlpatterns = router.urls + [
+    path("channel-bookings", ChannelBookingCreateView.as_view(), name="channel-bookings"),
+]
+urlpatterns += [
+    re_path(
+        rf"^channel-bookings/{CHANNEL_SOURCE}/{CHANNEL_ID}$", ChannelBookingDetailView.as_view(), name="channel-booking"
+    ),
+    re_path(
+        rf"^channel-bookings/{CHANNEL_SOURCE}/{CHANNEL_ID}/cancel$",
+        ChannelBookingCancelView.as_view(),
+        name="channel-booking-cancel",
+    ),
+    re_path(
+        rf"^channel-bookings/{CHANNEL_SOURCE}/{CHANNEL_ID}/payment$",
+        ChannelBookingPaymentView.as_view(),
+        name="channel-booking-payment",
+    ),
+]

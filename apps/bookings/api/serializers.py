@@ -1,0 +1,186 @@
+"""Input validation of booking, player and channel writes; response serializers used only for OpenAPI."""
+
+from rest_framework import serializers
+
+from apps.api.fields import OrganizationObjectField, StrictDateTimeField
+from apps.classes.models import ClassOccurrence
+from apps.clubs.models import Area
+from apps.contacts.models import Contact
+
+MONEY = {"max_digits": 10, "decimal_places": 2, "min_value": 0, "coerce_to_string": False}
+
+
+class PlayerInputSerializer(serializers.Serializer):
+    """`{contactId}` or `{name, email?}`."""
+
+    contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
+    name = serializers.CharField(required=False, max_length=200)
+    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
+
+    def validate(self, attrs):
+        if "contact" in attrs:
+            if attrs.get("name") or attrs.get("email"):
+                raise serializers.ValidationError("Send either `contactId` or `name` (with `email?`), not both.")
+            return {"contact": attrs["contact"]}
+        if not attrs.get("name"):
+            raise serializers.ValidationError({"name": ["Required when `contactId` is not given."]})
+        return {"name": attrs["name"], "email": attrs.get("email") or None}
+
+
+class AreaBookingCreateSerializer(serializers.Serializer):
+    areaId = OrganizationObjectField(model=Area, source="area")
+    startTime = StrictDateTimeField(source="start_time")
+    endTime = StrictDateTimeField(source="end_time")
+    contactId = OrganizationObjectField(model=Contact, source="contact")
+    players = PlayerInputSerializer(many=True, required=False)
+    sport = serializers.CharField(required=False, allow_null=True, max_length=60)
+    priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
+    status = serializers.ChoiceField(choices=["confirmed", "pending"], required=False)
+    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    notifyCustomer = serializers.BooleanField(source="notify_customer", required=False, default=False)
+
+    def validate(self, attrs):
+        if attrs["end_time"] <= attrs["start_time"]:
+            raise serializers.ValidationError({"endTime": ["Must be after `startTime`."]})
+        return attrs
+
+
+class BookingUpdateSerializer(serializers.Serializer):
+    """Area bookings: reschedule, price, sport, notes, status (pending -> confirmed). Class: notes, classId."""
+
+    areaId = OrganizationObjectField(model=Area, source="area", required=False)
+    startTime = StrictDateTimeField(source="start_time", required=False)
+    endTime = StrictDateTimeField(source="end_time", required=False)
+    priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, **MONEY)
+    sport = serializers.CharField(required=False, allow_null=True, max_length=60)
+    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    status = serializers.ChoiceField(
+        choices=["pending", "confirmed"],
+        required=False,
+        error_messages={"invalid_choice": "Only `confirmed` (from `pending`) can be set; use /cancel or check-ins."},
+    )
+    classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
+    notifyCustomer = serializers.BooleanField(source="notify_customer", required=False, default=False)
+
+
+class CancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
+    notifyCustomer = serializers.BooleanField(source="notify_customer", required=False, default=False)
+
+
+class PaymentReportFieldsSerializer(serializers.Serializer):
+    paidAmount = serializers.DecimalField(source="paid_amount", **MONEY)
+    refundedAmount = serializers.DecimalField(source="refunded_amount", required=False, **MONEY)
+    reference = serializers.CharField(max_length=255)
+    fee = serializers.DecimalField(required=False, **MONEY)
+    paidAt = StrictDateTimeField(source="paid_at", required=False)
+
+
+class PaymentReportSerializer(serializers.Serializer):
+    payment = PaymentReportFieldsSerializer()
+
+
+class ChannelContactSerializer(serializers.Serializer):
+    firstName = serializers.CharField(source="first_name", max_length=120)
+    lastName = serializers.CharField(
+        source="last_name", required=False, allow_null=True, allow_blank=True, max_length=120
+    )
+    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
+    phone = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+
+    def validate(self, attrs):
+        return {k: (v or None) if k != "first_name" else v for k, v in attrs.items()}
+
+
+class ChannelBookingCreateSerializer(serializers.Serializer):
+    externalSource = serializers.RegexField(r"^[a-z0-9_-]{1,40}$", source="external_source", max_length=40)
+    externalId = serializers.CharField(source="external_id", max_length=100)
+    type = serializers.ChoiceField(choices=["area", "class"], required=False, default="area")
+    areaId = OrganizationObjectField(model=Area, source="area", required=False)
+    startTime = StrictDateTimeField(source="start_time", required=False)
+    endTime = StrictDateTimeField(source="end_time", required=False)
+    classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
+    contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
+    contact = ChannelContactSerializer(source="new_contact", required=False)
+    players = PlayerInputSerializer(many=True, required=False)
+    priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
+    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    payment = PaymentReportFieldsSerializer(required=False)
+
+    def validate(self, attrs):
+        errors = {}
+        if attrs["type"] == "area":
+            for field, name in (("area", "areaId"), ("start_time", "startTime"), ("end_time", "endTime")):
+                if field not in attrs:
+                    errors[name] = ["Required for an `area` booking."]
+            if not errors and attrs["end_time"] <= attrs["start_time"]:
+                errors["endTime"] = ["Must be after `startTime`."]
+        elif "class_occurrence" not in attrs:
+            errors["classId"] = ["Required for a `class` booking."]
+        if ("contact" in attrs) == ("new_contact" in attrs):
+            errors["contactId"] = ["Send exactly one of `contactId` or `contact`."]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
+
+# --- response shapes (documentation only) ---------------------------------------------------------------------
+
+
+class RefSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PaymentSchema(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["paid", "unpaid", "no_charge"])
+    amount = serializers.FloatField(allow_null=True)
+    paidAmount = serializers.FloatField()
+    refundedAmount = serializers.FloatField()
+    reference = serializers.CharField(allow_null=True)
+    fee = serializers.FloatField(allow_null=True)
+
+
+class PlayerSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    contactId = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    email = serializers.EmailField(allow_null=True, help_text="null unless the credential holds contacts:read")
+    isOrganizer = serializers.BooleanField()
+    createdAt = serializers.DateTimeField()
+
+
+class BookingSchema(serializers.Serializer):
+    id = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=["area", "class", "event"])
+    status = serializers.ChoiceField(choices=["confirmed", "pending", "checked_in", "cancelled"])
+    clubId = serializers.IntegerField()
+    areaId = serializers.IntegerField(allow_null=True)
+    area = RefSchema(allow_null=True)
+    classId = serializers.IntegerField(allow_null=True)
+    eventId = serializers.IntegerField(allow_null=True)
+    contactId = serializers.IntegerField(allow_null=True)
+    contactName = serializers.CharField(allow_null=True)
+    contactEmail = serializers.EmailField(allow_null=True, help_text="null unless the credential holds contacts:read")
+    bookerName = serializers.CharField(allow_null=True)
+    startTime = serializers.DateTimeField()
+    endTime = serializers.DateTimeField()
+    durationMinutes = serializers.IntegerField()
+    sport = serializers.CharField(allow_null=True)
+    players = PlayerSchema(many=True)
+    playerCount = serializers.IntegerField()
+    priceBeforeTax = serializers.FloatField(allow_null=True)
+    price = serializers.FloatField(allow_null=True, help_text="tax-inclusive, computed")
+    payment = PaymentSchema()
+    membershipId = serializers.IntegerField(allow_null=True)
+    entranceMethod = serializers.CharField(allow_null=True)
+    source = serializers.CharField(allow_null=True)
+    externalSource = serializers.CharField(allow_null=True)
+    externalId = serializers.CharField(allow_null=True)
+    checkedIn = serializers.BooleanField()
+    checkedInAt = serializers.DateTimeField(allow_null=True)
+    notes = serializers.CharField(allow_null=True)
+    cancelledAt = serializers.DateTimeField(allow_null=True)
+    cancellationReason = serializers.CharField(allow_null=True)
+    createdAt = serializers.DateTimeField()
+    updatedAt = serializers.DateTimeField()

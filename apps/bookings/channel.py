@@ -1,0 +1,98 @@
+"""Channel integration (API.md §5.5): a partner booking platform syncs its bookings by (externalSource, externalId).
+
+Create (area or class), read, cancel and payment reports. Channel-created bookings carry `source: channel`.
+"""
+
+from django.db import IntegrityError, transaction
+
+from apps.api.exceptions import DuplicateValue, NotFound
+
+from .models import Booking
+from .services import apply_payment_report, cancel_booking, create_area_booking
+
+
+def get_channel_booking(organization, external_source, external_id) -> Booking:
+    booking = Booking.objects.filter(
+        organization=organization, external_source=external_source, external_id=external_id
+    ).first()
+    if booking is None:
+        raise NotFound()
+    return booking
+
+
+def _existing(organization, external_source, external_id):
+    return (
+        Booking.objects.filter(organization=organization, external_source=external_source, external_id=external_id)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _duplicate(existing_id):
+    return DuplicateValue("externalId", existing_id, "A booking with this externalSource and externalId exists.")
+
+
+def _resolve_contact(organization, data):
+    from apps.contacts.services import find_or_create_contact
+
+    if data.get("contact") is not None:
+        return data["contact"]
+    return find_or_create_contact(organization, **data["new_contact"])
+
+
+def create_channel_booking(organization, data: dict) -> Booking:
+    """Create an area or class booking from a partner; an existing (externalSource, externalId) is a 409."""
+    external_source, external_id = data["external_source"], data["external_id"]
+    existing_id = _existing(organization, external_source, external_id)
+    if existing_id:
+        raise _duplicate(existing_id)
+    try:
+        with transaction.atomic():
+            contact = _resolve_contact(organization, data)
+            if data.get("type", "area") == "class":
+                from .class_services import book_into_class
+
+                booking = book_into_class(
+                    organization=organization,
+                    occurrence=data["class_occurrence"],
+                    contact=contact,
+                    notes=data.get("notes"),
+                    source="channel",
+                    external_source=external_source,
+                    external_id=external_id,
+                    price_before_tax=data.get("price_before_tax"),
+                )
+                if data.get("payment"):
+                    booking = apply_payment_report(booking, emit_event=False, **data["payment"])
+            else:
+                booking = create_area_booking(
+                    organization=organization,
+                    area=data["area"],
+                    contact=contact,
+                    start_time=data["start_time"],
+                    end_time=data["end_time"],
+                    players=data.get("players") or (),
+                    price_before_tax=data.get("price_before_tax"),
+                    notes=data.get("notes"),
+                    source="channel",
+                    external_source=external_source,
+                    external_id=external_id,
+                    payment=data.get("payment"),
+                )
+    except IntegrityError:
+        # A concurrent request created the same external id between our check and insert.
+        existing_id = _existing(organization, external_source, external_id)
+        if existing_id:
+            raise _duplicate(existing_id)
+        raise
+    return booking
+
+
+def cancel_channel_booking(organization, external_source, external_id, *, reason=None, notify_customer=False):
+    booking = get_channel_booking(organization, external_source, external_id)
+    return cancel_booking(booking, reason=reason, notify_customer=notify_customer, source="channel")
+
+
+def report_channel_payment(organization, external_source, external_id, payment: dict) -> Booking:
+    booking = get_channel_booking(organization, external_source, external_id)
+    return apply_payment_report(booking, **payment)

@@ -1,0 +1,495 @@
+"""Area (court) bookings, updates and reschedules, cancelling any booking, and players.
+
+Rules live here so REST, MCP, the channel integration and contact archiving behave the same. Class seats are
+booked by `class_services.book_into_class` (engineer H7); this module cancels and moves them through it.
+A court is never double-booked: every writer of an area's time (bookings here, blocks in the clubs app) locks
+the Area row with `select_for_update` inside its transaction before checking for overlaps.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
+from apps.domain_events.services import emit
+from apps.notifications.services import notify_contacts
+
+from .models import ACTIVE_BOOKING_STATUSES, Booking, Player
+from .presenters import booking_context, booking_queryset, present_booking
+
+CANCELLABLE_STATUSES = ("pending", "confirmed")
+CENTS = Decimal("0.01")
+
+
+# --- events -------------------------------------------------------------------------------------------------
+
+
+def booking_event_data(booking_id):
+    """The Booking as GET returns it, built after commit, rendered without `contacts:read` (e-mails null)."""
+
+    def build():
+        booking = booking_queryset(Booking.objects.select_related("organization")).get(pk=booking_id)
+        return present_booking(booking, booking_context(booking.organization))
+
+    return build
+
+
+def emit_booking(booking, type_, changed_fields=None):
+    emit(booking.organization_id, type_, booking_event_data(booking.id), changed_fields=changed_fields)
+
+
+def emit_availability_changed(organization_id, area, start_time, end_time):
+    club_tz = ZoneInfo(area.club.timezone or "UTC")
+    emit(
+        organization_id,
+        "availability.changed",
+        {
+            "organizationId": organization_id,
+            "clubId": area.club_id,
+            "areaId": area.id,
+            "date": start_time.astimezone(club_tz).date().isoformat(),
+            "startTime": start_time,
+            "endTime": end_time,
+            "cause": "booking",
+        },
+    )
+
+
+def _notify(booking, kind, subject, body):
+    if booking.contact_id:
+        notify_contacts(
+            booking.organization_id,
+            [booking.contact_id],
+            kind=kind,
+            subject=subject,
+            body=body,
+            data={"bookingId": booking.id},
+        )
+
+
+def _describe(booking) -> str:
+    where = booking.area.name if booking.area_id and booking.area else "your class"
+    local = booking.start_time
+    if booking.club_id:
+        local = booking.start_time.astimezone(ZoneInfo(booking.club.timezone or "UTC"))
+    return f"{where} on {local:%Y-%m-%d at %H:%M}"
+
+
+# --- prices and payment -------------------------------------------------------------------------------------
+
+
+def default_area_price(area, start_time, end_time) -> Decimal:
+    """The area's hourly rate times the booked hours; an area without a rate books at 0."""
+    rate = area.hourly_rate or Decimal("0")
+    hours = Decimal((end_time - start_time).total_seconds()) / Decimal(3600)
+    return (rate * hours).quantize(CENTS, rounding=ROUND_HALF_UP)
+
+
+def _tax_inclusive(organization, amount) -> Decimal | None:
+    value = organization.tax_inclusive(amount)
+    return None if value is None else Decimal(str(value))
+
+
+def _set_price(booking, organization, price_before_tax):
+    """Store the price and the derived payment amount and status (area bookings)."""
+    booking.price_before_tax = price_before_tax
+    booking.payment_amount = _tax_inclusive(organization, price_before_tax)
+    amount = booking.payment_amount or Decimal("0")
+    if amount <= 0:
+        booking.payment_status = "no_charge"
+    elif (booking.paid_amount or 0) >= amount:
+        booking.payment_status = "paid"
+    else:
+        booking.payment_status = "unpaid"
+
+
+# --- conflicts ------------------------------------------------------------------------------------------------
+
+
+def lock_area(area_id):
+    from apps.clubs.models import Area
+
+    return Area.objects.select_for_update(of=("self",)).select_related("club", "area_type").get(pk=area_id)
+
+
+def find_area_conflicts(area, start_time, end_time, exclude_booking_id=None) -> list[dict]:
+    """Active bookings, blocks and active classes overlapping [start, end) on `area`. Call with the area locked."""
+    from apps.classes.models import ClassOccurrence
+    from apps.clubs.models import AreaBlock
+
+    overlap = {"start_time__lt": end_time, "end_time__gt": start_time}
+    bookings = Booking.objects.filter(area=area, status__in=ACTIVE_BOOKING_STATUSES, **overlap)
+    if exclude_booking_id:
+        bookings = bookings.exclude(pk=exclude_booking_id)
+    conflicts = [
+        {"type": "booking", "id": pk} for pk in bookings.order_by("start_time", "id").values_list("pk", flat=True)
+    ]
+    blocks = AreaBlock.objects.filter(area=area, **overlap).order_by("start_time", "id")
+    conflicts += [{"type": "block", "id": pk} for pk in blocks.values_list("pk", flat=True)]
+    classes = ClassOccurrence.objects.filter(area=area, status=ClassOccurrence.ACTIVE, **overlap)
+    conflicts += [
+        {"type": "class", "id": pk} for pk in classes.order_by("start_time", "id").values_list("pk", flat=True)
+    ]
+    return conflicts
+
+
+def _ensure_slot_free(area, start_time, end_time, exclude_booking_id=None):
+    conflicts = find_area_conflicts(area, start_time, end_time, exclude_booking_id)
+    if conflicts:
+        raise ApiError(
+            "The area is already taken at that time.",
+            code="SLOT_UNAVAILABLE",
+            status=409,
+            details={"conflicts": conflicts},
+        )
+
+
+def _check_times(start_time, end_time):
+    if end_time <= start_time:
+        raise ValidationFailed({"endTime": ["Must be after `startTime`."]})
+
+
+def _check_area(area):
+    if not area.is_active:
+        raise ValidationFailed({"areaId": ["The area is not active."]})
+
+
+def _check_contact(contact, field="contactId"):
+    if contact is not None and contact.status != "active":
+        raise ValidationFailed({field: ["The contact is archived."]})
+
+
+# --- players ----------------------------------------------------------------------------------------------
+
+
+def _player_limit(area):
+    return area.area_type.max_players if area.area_type_id and area.area_type else None
+
+
+def _raise_player_limit(max_players):
+    raise ApiError(
+        f"The area takes at most {max_players} players.",
+        code="PLAYER_LIMIT_REACHED",
+        status=409,
+        details={"maxPlayers": max_players},
+    )
+
+
+def _player_fields(entry) -> dict:
+    """`{contact}` or `{name, email}` as Player model fields (name and e-mail copied from the contact)."""
+    contact = entry.get("contact")
+    if contact is not None:
+        return {"contact": contact, "name": contact.name, "email": contact.email}
+    return {"contact": None, "name": entry["name"], "email": entry.get("email") or None}
+
+
+def _find_duplicate(existing: list[Player], fields: dict):
+    for player in existing:
+        if fields["contact"] is not None and player.contact_id == fields["contact"].pk:
+            return "contactId", player
+        if fields["email"] and player.email and player.email.lower() == fields["email"].lower():
+            return "email", player
+    return None
+
+
+def _add_players(booking, organizer, entries, max_players):
+    existing = [
+        Player.objects.create(
+            organization_id=booking.organization_id,
+            booking=booking,
+            contact=organizer,
+            name=organizer.name,
+            email=organizer.email,
+            is_organizer=True,
+        )
+    ]
+    for entry in entries:
+        fields = _player_fields(entry)
+        duplicate = _find_duplicate(existing, fields)
+        if duplicate:
+            if duplicate[1].is_organizer and duplicate[0] == "contactId":
+                continue  # the organizer listed again: already a player
+            raise DuplicateValue(duplicate[0], duplicate[1].id, "That person is already a player of this booking.")
+        if max_players is not None and len(existing) >= max_players:
+            _raise_player_limit(max_players)
+        existing.append(Player.objects.create(organization_id=booking.organization_id, booking=booking, **fields))
+
+
+def add_player(booking, *, contact=None, name=None, email=None) -> Player:
+    """Add a participant to an area booking (409 PLAYER_LIMIT_REACHED / DUPLICATE_VALUE)."""
+    if booking.type != "area":
+        raise ValidationFailed({"bookingId": ["Players can only be added to area bookings."]})
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update(of=("self",)).select_related("area__area_type").get(pk=booking.pk)
+        if booking.status == "cancelled":
+            raise InvalidStateTransition(booking.status, "A cancelled booking cannot take players.")
+        _check_contact(contact)
+        existing = list(booking.players.order_by("id"))
+        fields = _player_fields({"contact": contact} if contact is not None else {"name": name, "email": email})
+        duplicate = _find_duplicate(existing, fields)
+        if duplicate:
+            raise DuplicateValue(duplicate[0], duplicate[1].id, "That person is already a player of this booking.")
+        max_players = _player_limit(booking.area)
+        if max_players is not None and len(existing) >= max_players:
+            _raise_player_limit(max_players)
+        player = Player.objects.create(organization_id=booking.organization_id, booking=booking, **fields)
+        booking.save(update_fields=["updated_at"])
+        emit_booking(booking, "booking.updated", ["players", "playerCount"])
+    return player
+
+
+def remove_player(booking, player) -> None:
+    """Remove a participant; the organizer cannot be removed (409 CONFLICT)."""
+    if player.is_organizer:
+        raise Conflict("The organizer cannot be removed from the booking.")
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        player.delete()
+        booking.save(update_fields=["updated_at"])
+        emit_booking(booking, "booking.updated", ["players", "playerCount"])
+
+
+# --- create -------------------------------------------------------------------------------------------------
+
+
+def create_area_booking(
+    *,
+    organization,
+    area,
+    contact,
+    start_time,
+    end_time,
+    players=(),
+    sport=None,
+    price_before_tax=None,
+    status="confirmed",
+    notes=None,
+    notify_customer=False,
+    source="api",
+    external_source=None,
+    external_id=None,
+    payment=None,
+) -> Booking:
+    """Book a court. Locks the Area row, so concurrent requests for one slot yield exactly one booking."""
+    _check_times(start_time, end_time)
+    _check_contact(contact)
+    with transaction.atomic():
+        area = lock_area(area.pk)
+        _check_area(area)
+        _ensure_slot_free(area, start_time, end_time)
+        max_players = _player_limit(area)
+        if price_before_tax is None:
+            price_before_tax = default_area_price(area, start_time, end_time)
+        booking = Booking(
+            organization=organization,
+            type="area",
+            status=status,
+            club_id=area.club_id,
+            area=area,
+            contact=contact,
+            start_time=start_time,
+            end_time=end_time,
+            sport=sport if sport is not None else (area.sports[0] if len(area.sports or []) == 1 else None),
+            notes=notes,
+            source=source,
+            external_source=external_source,
+            external_id=external_id,
+            entrance_method="direct_payment",
+        )
+        _set_price(booking, organization, price_before_tax)
+        booking.save()
+        _add_players(booking, contact, players, max_players)
+        if payment:
+            apply_payment_report(booking, emit_event=False, **payment)
+        emit_booking(booking, "booking.created")
+        emit_availability_changed(organization.pk, area, start_time, end_time)
+        if notify_customer:
+            booking.area, booking.club = area, area.club
+            _notify(booking, "booking.created", "Booking confirmed", f"Your booking of {_describe(booking)}.")
+    return booking
+
+
+# --- update / reschedule ------------------------------------------------------------------------------------
+
+AREA_FIELDS = {"area", "start_time", "end_time", "price_before_tax", "sport", "notes", "status"}
+CLASS_FIELDS = {"notes", "class_occurrence"}
+EVENT_FIELDS = {"notes"}
+API_NAMES = {
+    "area": "areaId",
+    "start_time": "startTime",
+    "end_time": "endTime",
+    "price_before_tax": "priceBeforeTax",
+    "sport": "sport",
+    "notes": "notes",
+    "status": "status",
+    "class_occurrence": "classId",
+}
+
+
+def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
+    """PATCH a booking. Area: reschedule (same conflict rules, excluding itself), price, sport, notes,
+    `pending` -> `confirmed`. Class: notes, and `class_occurrence` to move the seat. Cancelled: 409."""
+    allowed = {"area": AREA_FIELDS, "class": CLASS_FIELDS}.get(booking.type, EVENT_FIELDS)
+    refused = [API_NAMES.get(k, k) for k in changes if k not in allowed]
+    if refused:
+        raise ValidationFailed({name: [f"Not writable on a {booking.type} booking."] for name in refused})
+    with transaction.atomic():
+        booking = (
+            Booking.objects.select_for_update(of=("self",))
+            .select_related("area__club", "club", "organization")
+            .get(pk=booking.pk)
+        )
+        if booking.status == "cancelled":
+            raise InvalidStateTransition(booking.status)
+        changed = []
+        moved = None
+        if "class_occurrence" in changes:
+            occurrence = changes.pop("class_occurrence")
+            if occurrence.pk != booking.class_occurrence_id:
+                from .class_services import move_class_booking
+
+                booking = move_class_booking(booking, occurrence)
+                changed.append("classId")
+        if "status" in changes:
+            new_status = changes.pop("status")
+            if new_status != booking.status:
+                if not (booking.status == "pending" and new_status == "confirmed"):
+                    raise InvalidStateTransition(
+                        booking.status, f"Cannot change status from `{booking.status}` to `{new_status}`."
+                    )
+                booking.status = new_status
+                changed.append("status")
+        if {"area", "start_time", "end_time"} & changes.keys():
+            old = (booking.area, booking.start_time, booking.end_time)
+            area = changes.get("area", booking.area)
+            start_time = changes.get("start_time", booking.start_time)
+            end_time = changes.get("end_time", booking.end_time)
+            if (area.pk, start_time, end_time) != (old[0].pk, old[1], old[2]):
+                _check_times(start_time, end_time)
+                area = lock_area(area.pk)
+                _check_area(area)
+                _ensure_slot_free(area, start_time, end_time, exclude_booking_id=booking.pk)
+                if area.pk != old[0].pk:
+                    max_players = _player_limit(area)
+                    if max_players is not None and booking.players.count() > max_players:
+                        _raise_player_limit(max_players)
+                    booking.club_id = area.club_id
+                    changed.append("areaId")
+                if start_time != old[1]:
+                    changed.append("startTime")
+                if end_time != old[2]:
+                    changed.append("endTime")
+                booking.area, booking.start_time, booking.end_time = area, start_time, end_time
+                moved = old
+        if "price_before_tax" in changes:
+            price = changes.pop("price_before_tax")
+            if price != booking.price_before_tax:
+                _set_price(booking, booking.organization, price)
+                changed += ["priceBeforeTax", "price", "payment"]
+        for name in ("sport", "notes"):
+            if name in changes and changes[name] != getattr(booking, name):
+                setattr(booking, name, changes[name])
+                changed.append(API_NAMES[name])
+        if changed:
+            booking.save()
+            emit_booking(booking, "booking.updated", changed)
+        if moved:
+            emit_availability_changed(booking.organization_id, moved[0], moved[1], moved[2])
+            emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
+            if notify_customer:
+                _notify(booking, "booking.rescheduled", "Booking changed", f"Your booking is now {_describe(booking)}.")
+    return booking
+
+
+# --- cancel ---------------------------------------------------------------------------------------------------
+
+
+def cancel_booking(booking, *, reason=None, notify_customer=False, source="api") -> Booking:
+    """`pending`/`confirmed` -> `cancelled` for any booking type; from `checked_in`/`cancelled` 409.
+
+    Frees the slot or seat. For a class booking H7's `release_seat` runs in the same transaction (the first
+    pending waitlist entry becomes `notified`). Emits `booking.cancelled`, and `availability.changed` for areas.
+    `source` says who cancelled (api, channel, contact_archive); it is not stored.
+    """
+    with transaction.atomic():
+        booking = (
+            Booking.objects.select_for_update(of=("self",))
+            .select_related("area__club", "club", "organization")
+            .get(pk=booking.pk)
+        )
+        if booking.status not in CANCELLABLE_STATUSES:
+            raise InvalidStateTransition(booking.status)
+        booking.status = "cancelled"
+        booking.cancelled_at = timezone.now()
+        booking.cancellation_reason = reason
+        booking.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
+        if booking.type == "class":
+            from .class_services import release_seat
+
+            release_seat(booking)
+        emit_booking(booking, "booking.cancelled")
+        if booking.type == "area" and booking.area_id:
+            emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
+        if notify_customer:
+            _notify(
+                booking,
+                "booking.cancelled",
+                "Booking cancelled",
+                f"Your booking of {_describe(booking)} was cancelled.",
+            )
+    return booking
+
+
+# --- payment report -------------------------------------------------------------------------------------------
+
+
+def apply_payment_report(
+    booking, *, paid_amount, reference, refunded_amount=None, fee=None, paid_at=None, emit_event=True
+) -> Booking:
+    """Absolute totals reported by a partner; retrying with the same values changes nothing.
+
+    `payment.status` becomes `paid` once paidAmount >= amount; a `no_charge` seat stays `no_charge`. A `pending`
+    booking that becomes paid is confirmed (API.md §7: pending -> confirmed by PATCH or payment).
+    """
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        before = (
+            booking.paid_amount,
+            booking.refunded_amount,
+            booking.payment_reference,
+            booking.payment_fee,
+            booking.payment_status,
+            booking.paid_at,
+        )
+        booking.paid_amount = paid_amount
+        if refunded_amount is not None:
+            booking.refunded_amount = refunded_amount
+        booking.payment_reference = reference
+        if fee is not None:
+            booking.payment_fee = fee
+        if paid_at is not None:
+            booking.paid_at = paid_at
+        if booking.payment_status != "no_charge":
+            amount = booking.payment_amount or Decimal("0")
+            booking.payment_status = "paid" if Decimal(paid_amount) >= amount else "unpaid"
+        if booking.payment_status == "paid" and booking.paid_at is None:
+            booking.paid_at = timezone.now()
+        after = (
+            booking.paid_amount,
+            booking.refunded_amount,
+            booking.payment_reference,
+            booking.payment_fee,
+            booking.payment_status,
+            booking.paid_at,
+        )
+        changed = ["payment"] if before != after else []
+        if booking.status == "pending" and booking.payment_status == "paid":
+            booking.status = "confirmed"
+            changed.append("status")
+        if changed:
+            booking.save()
+            if emit_event:
+                emit_booking(booking, "booking.updated", changed)
+    return booking
