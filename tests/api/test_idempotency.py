@@ -1,0 +1,181 @@
+"""Idempotency-Key on POST (API.md §1.1)."""
+
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from apps.api.models import IdempotencyRecord
+from apps.contacts.models import Contact
+
+from .conftest import PROBES
+
+pytestmark = pytest.mark.urls("tests.api.urls_for_tests")
+
+
+def post(client, body, key, path=PROBES, **extra):
+    return client.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY=key, **extra)
+
+
+def test_replay_returns_the_same_response_without_a_second_side_effect(api, organization):
+    first = post(api, {"firstName": "Zoe"}, "key-1")
+    assert first.status_code == 201
+    assert "Idempotent-Replayed" not in first
+    second = post(api, {"firstName": "Zoe"}, "key-1")
+    assert second.status_code == 201
+    assert second.json() == first.json()
+    assert second["Location"] == first["Location"]
+    assert second["Idempotent-Replayed"] == "true"
+    assert Contact.objects.filter(organization=organization).count() == 1
+
+
+def test_body_key_order_does_not_matter(api):
+    post(api, {"firstName": "Zoe", "fail": False}, "k")
+    replay = api.generic(
+        "POST",
+        PROBES,
+        b'{"fail": false, "firstName": "Zoe"}',
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="k",
+    )
+    assert replay["Idempotent-Replayed"] == "true"
+
+
+def test_replay_counts_against_the_rate_limit(api):
+    first = post(api, {"firstName": "Zoe"}, "k")
+    replay = post(api, {"firstName": "Zoe"}, "k")
+    assert int(replay["X-RateLimit-Remaining"]) == int(first["X-RateLimit-Remaining"]) - 1
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        {"body": {"firstName": "Other"}},
+        {"body": {"firstName": "Zoe"}, "path": "/v1/platform/_test/probes/plain"},
+        {"body": {"firstName": "Zoe"}, "path": f"{PROBES}?x=1"},
+    ],
+)
+def test_same_key_for_a_different_request_is_422(api, second):
+    assert post(api, {"firstName": "Zoe"}, "k").status_code == 201
+    response = post(api, second["body"], "k", path=second.get("path", PROBES))
+    assert response.status_code == 422
+    assert response.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
+    assert response.json()["error"] == "Unprocessable Entity"
+    assert Contact.objects.count() == 1
+
+
+@pytest.mark.parametrize("key", ["", "x" * 256, "clé", "tab\there"])
+def test_malformed_key_is_400(api, key):
+    response = post(api, {"firstName": "Zoe"}, key)
+    assert response.status_code == 400
+    assert response.json()["code"] == "INVALID_IDEMPOTENCY_KEY"
+    assert not Contact.objects.exists()
+
+
+def test_longest_valid_key(api):
+    assert post(api, {"firstName": "Zoe"}, "k" * 255).status_code == 201
+    assert post(api, {"firstName": "Zoe"}, "k" * 255)["Idempotent-Replayed"] == "true"
+
+
+@pytest.mark.parametrize("body", [{"firstName": "Zoe", "fail": True}, {"firstName": ""}])
+def test_errors_are_not_stored_and_a_retry_runs_again(api, body):
+    first = post(api, body, "k")
+    assert first.status_code in (400, 409)
+    retry = post(api, body, "k")
+    assert retry.status_code == first.status_code
+    assert "Idempotent-Replayed" not in retry
+    assert not IdempotencyRecord.objects.exists()
+
+
+def test_a_500_releases_the_key(api):
+    first = post(api, {}, "k", path="/v1/platform/_test/boom")
+    assert first.status_code == 500
+    assert post(api, {}, "k", path="/v1/platform/_test/boom").status_code == 500
+    assert Contact.objects.filter(first_name="boom").count() == 2
+    assert not IdempotencyRecord.objects.exists()
+
+
+def test_a_429_is_not_stored(api, settings):
+    settings.RATE_LIMIT_MULTIPLIER = 0.01  # one request per window
+    assert post(api, {"firstName": "Zoe"}, "k").status_code == 201
+    assert post(api, {"firstName": "Zoe"}, "k2").status_code == 429
+    assert not IdempotencyRecord.objects.filter(key="k2").exists()
+
+
+def test_scoped_per_organization(client_for, organization, other_organization):
+    mine, theirs = client_for("*"), client_for("*", other_organization)
+    assert post(mine, {"firstName": "Zoe"}, "shared").status_code == 201
+    other = post(theirs, {"firstName": "Zoe"}, "shared")
+    assert other.status_code == 201
+    assert "Idempotent-Replayed" not in other
+    assert Contact.objects.filter(organization=other_organization).count() == 1
+    different = post(theirs, {"firstName": "Different"}, "shared")  # different body for org 2's own key
+    assert different.status_code == 422
+
+
+def test_ignored_on_non_post(api, contact):
+    for _ in range(2):
+        response = api.patch(f"{PROBES}/{contact.id}", {"firstName": "B"}, format="json", HTTP_IDEMPOTENCY_KEY="")
+        assert response.status_code == 200
+        assert "Idempotent-Replayed" not in response
+    assert api.get(PROBES, HTTP_IDEMPOTENCY_KEY="x" * 300).status_code == 200
+    assert not IdempotencyRecord.objects.exists()
+
+
+def test_plain_django_response_is_stored_and_replayed(api):
+    first = post(api, {}, "k", path="/v1/platform/_test/probes/plain")
+    replay = post(api, {}, "k", path="/v1/platform/_test/probes/plain")
+    assert first.status_code == replay.status_code == 201
+    assert replay.json() == first.json()
+    assert replay["Idempotent-Replayed"] == "true"
+    assert Contact.objects.filter(first_name="plain").count() == 1
+
+
+def test_expired_record_is_replaced(api):
+    post(api, {"firstName": "Zoe"}, "k")
+    IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    again = post(api, {"firstName": "Other"}, "k")
+    assert again.status_code == 201
+    assert "Idempotent-Replayed" not in again
+    assert Contact.objects.count() == 2
+
+
+def test_stale_in_progress_record_is_taken_over(api, organization):
+    IdempotencyRecord.objects.create(organization=organization, key="k", method="POST", path=PROBES, body_hash="x")
+    IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(minutes=10))
+    assert post(api, {"firstName": "Zoe"}, "k").status_code == 201
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_request_with_the_same_key_is_409(client_for, organization):
+    slow_client, fast_client = client_for("*"), client_for("*")
+    body = {"firstName": "Slow", "sleep": 1.5}
+    results = {}
+
+    def slow():
+        try:
+            results["slow"] = post(slow_client, body, "race")
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=slow)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while not IdempotencyRecord.objects.filter(key="race").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    in_flight = post(fast_client, body, "race")
+    reused = post(fast_client, {"firstName": "Other"}, "race")
+    thread.join(10)
+
+    assert in_flight.status_code == 409
+    assert in_flight.json()["code"] == "IDEMPOTENCY_KEY_IN_PROGRESS"
+    assert reused.status_code == 422
+    assert results["slow"].status_code == 201
+    replay = post(fast_client, body, "race")
+    assert replay.status_code == 201
+    assert replay["Idempotent-Replayed"] == "true"
+    assert replay.json() == results["slow"].json()
+    assert Contact.objects.filter(first_name="Slow").count() == 1

@@ -1,0 +1,86 @@
+"""The list page `{data, total, limit, offset}` (API.md §1 List)."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.contacts.models import Contact
+
+from .conftest import PROBES
+
+pytestmark = pytest.mark.urls("tests.api.urls_for_tests")
+
+
+@pytest.fixture
+def rows(organization, other_organization):
+    Contact.objects.bulk_create([Contact(organization=other_organization, first_name="Foreign")] * 3)
+    return Contact.objects.bulk_create([Contact(organization=organization, first_name=f"C{i}") for i in range(230)])
+
+
+def test_default_page(api, rows):
+    body = api.get(PROBES).json()
+    assert set(body) == {"data", "total", "limit", "offset"}
+    assert body["total"] == 230
+    assert body["limit"] == 50
+    assert body["offset"] == 0
+    assert [r["id"] for r in body["data"]] == [r.id for r in rows[:50]]
+
+
+def test_limit_and_offset(api, rows):
+    body = api.get(f"{PROBES}?limit=10&offset=225").json()
+    assert body == {
+        "data": [{"id": r.id, "firstName": r.first_name} for r in rows[225:]],
+        "total": 230,
+        "limit": 10,
+        "offset": 225,
+    }
+
+
+def test_limit_is_clamped_to_200_and_echoed(api, rows):
+    body = api.get(f"{PROBES}?limit=1000").json()
+    assert body["limit"] == 200
+    assert len(body["data"]) == 200
+
+
+def test_offset_past_the_end(api, rows):
+    body = api.get(f"{PROBES}?offset=500").json()
+    assert body["data"] == [] and body["total"] == 230 and body["offset"] == 500
+
+
+def test_empty_list(api):
+    assert api.get(PROBES).json() == {"data": [], "total": 0, "limit": 50, "offset": 0}
+
+
+@pytest.mark.parametrize(
+    "query,field",
+    [
+        ("limit=0", "limit"),
+        ("limit=-5", "limit"),
+        ("limit=abc", "limit"),
+        ("limit=1.5", "limit"),
+        ("offset=-1", "offset"),
+        ("offset=x", "offset"),
+    ],
+)
+def test_bad_page_params_are_400(api, query, field):
+    response = api.get(f"{PROBES}?{query}")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "VALIDATION_ERROR"
+    assert list(body["details"]["fields"]) == [field]
+
+
+def test_both_bad_params_reported_together(api):
+    fields = api.get(f"{PROBES}?limit=0&offset=-1").json()["details"]["fields"]
+    assert set(fields) == {"limit", "offset"}
+
+
+def test_unknown_query_params_are_ignored(api, rows):
+    assert api.get(f"{PROBES}?colour=blue&limit=5").json()["limit"] == 5
+
+
+def test_query_count_is_constant(api, rows):
+    api.get(PROBES)
+    with CaptureQueriesContext(connection) as queries:
+        api.get(f"{PROBES}?limit=200")
+    assert len(queries) == 3  # credential, count, page
