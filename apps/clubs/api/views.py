@@ -11,7 +11,8 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework.response import Response
 
 from apps.api.exceptions import ValidationFailed
-from apps.api.filters import apply_ordering, date_window, parse_bool, parse_int
+from apps.api.filters import apply_ordering, parse_bool, parse_int
+from apps.api.filters import date_window as _date_window
 from apps.api.pagination import page_body, parse_page_params
 from apps.api.views import PlatformViewSet
 
@@ -19,6 +20,15 @@ from .. import services
 from ..models import Area, AreaBlock, AreaType, Club
 from ..presenters import club_context, club_queryset, present_area, present_area_type, present_block, present_club
 from . import serializers as s
+
+
+def date_window(params, tz):
+    """The shared window parser, with a well-formed but impossible date (`2031-13-01`) as a 400, not a 500."""
+    try:
+        return _date_window(params, tz)
+    except ValueError:
+        names = [n for n in ("startDate", "endDate") if params.get(n)]
+        raise ValidationFailed({n: ["Must be a valid date (YYYY-MM-DD) or a date-time with an offset."] for n in names})
 
 
 def _param(name, type_=OpenApiTypes.STR, description="", required=False, enum=None):
