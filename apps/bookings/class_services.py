@@ -24,7 +24,7 @@ from apps.notifications.services import notify_contacts
 from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
 from .roster import present_class_booking, present_waitlist_entry
 
-EVENT_CTX = {"include_email": True}  # event payloads carry e-mails; webhook delivery renders per subscription scopes
+EVENT_CTX = {"can_read_contacts": False}  # event payloads hide contact e-mails, as H6's booking events do
 
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -136,13 +136,14 @@ def ensure_seat_free(occurrence) -> None:
 # --- event payloads ----------------------------------------------------------------------------------------------
 
 
-def booking_event_data(booking) -> dict:
-    """The Booking shape for `booking.*` events: H6's `present_booking` when available, else the Class booking row."""
+def booking_event_data(booking, organization=None) -> dict:
+    """The Booking shape for `booking.*` events (H6's `present_booking`; e-mails hidden like every event payload).
+    Falls back to the Class booking row while that presenter is not there."""
     try:
-        from .presenters import present_booking
+        from .presenters import booking_context, present_booking
     except ImportError:
         return present_class_booking(booking, EVENT_CTX)
-    return present_booking(booking, dict(EVENT_CTX))
+    return present_booking(booking, booking_context(organization or booking.organization))
 
 
 # --- booking into a class ----------------------------------------------------------------------------------------
@@ -222,7 +223,7 @@ def book_into_class(
         if membership is not None:
             consume_use(membership)
         booking.class_occurrence = occ
-        emit(organization, "booking.created", booking_event_data(booking))
+        emit(organization, "booking.created", booking_event_data(booking, organization))
         if notify_customer and contact is not None:
             local = timezone.localtime(occ.start_time, _club_tz(occ))
             notify_contacts(

@@ -1,22 +1,21 @@
 """Response shapes of the class roster (Class booking rows), waitlist entries and check-ins.
 
 Plain functions over querysets with `select_related("contact")`: no query per row. `ctx` carries what depends on
-the request, e.g. `include_email` (the credential also holds `contacts:read`).
+the request: `can_read_contacts` (the credential also holds `contacts:read`; otherwise embedded e-mails are null),
+the same key as `apps.bookings.presenters.booking_context`.
 """
 
 from apps.bookings.presenters import present_payment
 
 
-def presenter_context(request=None, *, include_email: bool | None = None) -> dict:
-    """The `ctx` of the presenters below for a request (or explicit values, e.g. for events)."""
-    if include_email is None:
-        credential = getattr(request, "auth", None)
-        include_email = bool(credential and credential.has_scope("contacts:read"))
-    return {"include_email": include_email}
+def presenter_context(request=None) -> dict:
+    """The `ctx` of the presenters below for a request; without one (event payloads) e-mails are hidden."""
+    credential = getattr(request, "auth", None)
+    return {"can_read_contacts": bool(credential is not None and credential.has_scope("contacts:read"))}
 
 
 def _contact_email(contact, ctx) -> str | None:
-    if contact is None or not ctx.get("include_email"):
+    if contact is None or not ctx.get("can_read_contacts"):
         return None
     return contact.email
 

@@ -1,0 +1,125 @@
+"""Check-ins: arriving on a booking, or walking in on a membership (optionally into a class).
+
+A walk-in into a class without a booking is a "standalone" check-in: it takes a seat (counted in the class's
+`bookedCount`), so it is checked against capacity under the class row lock like a booking.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.api.exceptions import Conflict, InvalidStateTransition
+from apps.classes.models import ClassOccurrence
+from apps.domain_events.services import emit
+
+from .class_services import AlreadyBooked, ClassCancelled, active_booking_of, booking_event_data, ensure_seat_free
+from .class_services import lock_occurrence as lock_class
+from .models import Booking, CheckIn
+from .roster import present_checkin
+
+
+class AlreadyCheckedIn(Conflict):
+    code = "ALREADY_CHECKED_IN"
+
+    def __init__(self, checkin_id):
+        super().__init__("This booking is already checked in.", details={"checkinId": checkin_id})
+
+
+def _emit_checkin(organization, checkin):
+    emit(organization, "checkin.created", present_checkin(checkin))
+
+
+def check_in_booking(*, organization, booking, checked_in_at=None, source="api") -> CheckIn:
+    """`pending`/`confirmed` booking to `checked_in`. 409 ALREADY_CHECKED_IN (details.checkinId) when it already is,
+    409 INVALID_STATE_TRANSITION when cancelled. Emits `checkin.created` and `booking.updated`."""
+    with transaction.atomic():
+        booking = (
+            Booking.objects.select_for_update(of=("self",))
+            .select_related("contact", "club", "class_occurrence")
+            .get(pk=booking.pk)
+        )
+        if booking.status == "checked_in":
+            existing = CheckIn.objects.filter(booking_id=booking.pk).order_by("id").values_list("pk", flat=True).first()
+            raise AlreadyCheckedIn(existing)
+        if booking.status not in ("pending", "confirmed"):
+            raise InvalidStateTransition(booking.status)
+        if booking.contact_id is None and not CheckIn._meta.get_field("contact").null:
+            raise Conflict("An anonymous seat (no contact) cannot be checked in yet.")
+        at = checked_in_at or timezone.now()
+        booking.status = "checked_in"
+        booking.checked_in_at = at
+        booking.save(update_fields=["status", "checked_in_at", "updated_at"])
+        checkin = CheckIn.objects.create(
+            organization=organization,
+            method="booking",
+            booking=booking,
+            membership_id=booking.membership_id,
+            class_occurrence_id=booking.class_occurrence_id,
+            club_id=booking.club_id,
+            contact=booking.contact,
+            source=source,
+            checked_in_at=at,
+        )
+        _emit_checkin(organization, checkin)
+        emit(
+            organization,
+            "booking.updated",
+            booking_event_data(booking, organization),
+            changed_fields=["status", "checkedIn", "checkedInAt"],
+        )
+    return checkin
+
+
+def check_in_walk_in(
+    *, organization, membership, occurrence=None, club=None, checked_in_at=None, source="api"
+) -> CheckIn:
+    """A walk-in on a membership, at a club or into a class (a standalone check-in taking a seat).
+
+    409s: MEMBERSHIP_NOT_VALID (details.reason); into a class also CLASS_CANCELLED, ALREADY_BOOKED (check in the
+    booking instead), ALREADY_CHECKED_IN (a walk-in of the same contact into the same class) and CLASS_FULL.
+    Consumes one use when the membership's uses are counted. Emits `checkin.created`.
+    """
+    from apps.billing.services import (
+        consume_use,
+        lock_membership,
+        validate_membership_for_class,
+        validate_membership_for_club,
+    )
+
+    at = checked_in_at or timezone.now()
+    with transaction.atomic():
+        occ = lock_class(occurrence.pk) if occurrence is not None else None
+        membership = lock_membership(membership.pk)
+        contact = membership.contact
+        if occ is not None:
+            if occ.status == ClassOccurrence.CANCELLED:
+                raise ClassCancelled()
+            validate_membership_for_class(membership, occ, contact)
+            booked = active_booking_of(occ.pk, contact.pk)
+            if booked:
+                raise AlreadyBooked(booked)
+            walked_in = (
+                CheckIn.objects.filter(
+                    class_occurrence_id=occ.pk, contact_id=contact.pk, method="membership", booking__isnull=True
+                )
+                .values_list("pk", flat=True)
+                .first()
+            )
+            if walked_in:
+                raise AlreadyCheckedIn(walked_in)
+            ensure_seat_free(occ)
+            club = occ.club
+        else:
+            validate_membership_for_club(membership, club, at)
+        consume_use(membership)
+        checkin = CheckIn.objects.create(
+            organization=organization,
+            method="membership",
+            membership=membership,
+            class_occurrence=occ,
+            club=club,
+            contact=contact,
+            source=source,
+            checked_in_at=at,
+        )
+        _emit_checkin(organization, checkin)
+    return checkin
