@@ -288,7 +288,7 @@ class CheckInViewSet(PlatformViewSet):
     @extend_schema(
         operation_id="checkins_create",
         summary="Check in a booking or a walk-in on a membership",
-        description="Exactly one of `bookingId` or `membershipId` (with `classId`, or `clubId` when there is no class). "
+        description="Exactly one of `bookingId` or `membershipId` (with `classId`, or `clubId` without a class). "
         "409: ALREADY_CHECKED_IN, INVALID_STATE_TRANSITION, MEMBERSHIP_NOT_VALID, CLASS_FULL.",
         request=CheckInCreateSerializer,
         responses={201: CheckInResponse, 409: CONFLICT},
