@@ -19,6 +19,11 @@ class ClassType(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "slug"], condition=Q(slug__isnull=False), name="uniq_class_type_slug"
+            )
+        ]
 
     def __str__(self):
         return self.name
@@ -76,6 +81,10 @@ class ClassSeries(models.Model):
     timezone = models.CharField(max_length=64)
     template = models.JSONField(default=dict, blank=True, help_text="Class fields copied onto new occurrences.")
     materialized_until = models.DateTimeField(null=True, blank=True)
+    # Highest rule index already expanded (skipped occurrences included): extension continues after it.
+    materialized_index = models.PositiveIntegerField(default=0)
+    # Shift applied to every rule occurrence by `scope=all_future` time changes (seconds, may be negative).
+    start_shift_seconds = models.IntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

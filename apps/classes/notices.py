@@ -1,0 +1,122 @@
+"""What people are told when classes change: booked contacts (opt-in) and assigned instructors (calendar e-mail)."""
+
+from urllib.parse import urlparse
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from apps.bookings.models import ACTIVE_BOOKING_STATUSES, Booking
+from apps.instructors.models import Instructor
+from apps.notifications.ics import CalendarEvent, build_calendar
+from apps.notifications.services import notify_contacts
+
+SCHEDULE_FIELDS = frozenset({"startTime", "endTime", "areaId", "clubId", "instructorIds"})
+
+
+def _local(value, club) -> str:
+    return value.astimezone(ZoneInfo(club.timezone)).strftime("%a %d %b %Y %H:%M")
+
+
+def describe(occurrence) -> str:
+    club = occurrence.club
+    where = club.name + (f", {occurrence.area.name}" if occurrence.area_id else "")
+    return (
+        f"{occurrence.name}: {_local(occurrence.start_time, club)}–{_local(occurrence.end_time, club)[-5:]} ({where})"
+    )
+
+
+def booked_contact_ids(occurrence_ids) -> list[int]:
+    return sorted(
+        set(
+            Booking.objects.filter(
+                class_occurrence_id__in=list(occurrence_ids), type="class", status__in=ACTIVE_BOOKING_STATUSES
+            )
+            .exclude(contact_id=None)
+            .values_list("contact_id", flat=True)
+        )
+    )
+
+
+def notify_booked_of_change(organization, occurrences, changed: set[str]):
+    """Tell the booked people of `occurrences` (active ones) about a schedule change, on every channel."""
+    occurrences = [o for o in occurrences if o.status == "active"]
+    contact_ids = booked_contact_ids(o.id for o in occurrences)
+    if not contact_ids:
+        return
+    first = occurrences[0]
+    lines = [f"Your class {first.name} has changed ({', '.join(sorted(changed))}). New schedule:"]
+    lines += [f"- {describe(o)}" for o in occurrences[:20]]
+    if len(occurrences) > 20:
+        lines.append(f"… and {len(occurrences) - 20} more.")
+    notify_contacts(
+        organization,
+        contact_ids,
+        kind="class.schedule_changed",
+        subject=f"Schedule change: {first.name}",
+        body="\n".join(lines),
+        data={"classIds": [o.id for o in occurrences], "changedFields": sorted(changed)},
+    )
+
+
+def notify_booked_of_cancel(organization, occurrences, reason: str | None):
+    contact_ids = booked_contact_ids(o.id for o in occurrences)
+    if not contact_ids:
+        return
+    first = occurrences[0]
+    lines = [f"Your class {first.name} has been cancelled:"] + [f"- {describe(o)}" for o in occurrences[:20]]
+    if reason:
+        lines.append(f"Reason: {reason}")
+    notify_contacts(
+        organization,
+        contact_ids,
+        kind="class.cancelled",
+        subject=f"Class cancelled: {first.name}",
+        body="\n".join(lines),
+        data={"classIds": [o.id for o in occurrences], "reason": reason},
+    )
+
+
+def _uid(occurrence_id: int) -> str:
+    host = urlparse(settings.BASE_URL).hostname or "localhost"
+    return f"class-{occurrence_id}@{host}"
+
+
+def calendar_event(occurrence) -> CalendarEvent:
+    club = occurrence.club
+    return CalendarEvent(
+        uid=_uid(occurrence.id),
+        start=occurrence.start_time,
+        end=occurrence.end_time,
+        summary=occurrence.name,
+        description=occurrence.description or "",
+        location=club.name + (f", {occurrence.area.name}" if occurrence.area_id else ""),
+        sequence=int(occurrence.updated_at.timestamp()) if occurrence.updated_at else 0,
+    )
+
+
+def send_instructor_calendars(organization, assignments: dict[int, list], *, method: str):
+    """E-mail each instructor (by id) an iCalendar of their occurrences: REQUEST (new/changed) or CANCEL."""
+    assignments = {iid: occs for iid, occs in assignments.items() if occs}
+    if not assignments:
+        return
+    contacts = dict(
+        Instructor.objects.filter(organization=organization, id__in=list(assignments)).values_list("id", "contact_id")
+    )
+    for instructor_id, occurrences in sorted(assignments.items()):
+        contact_id = contacts.get(instructor_id)
+        if contact_id is None:
+            continue
+        occurrences = sorted(occurrences, key=lambda o: o.start_time)
+        ics = build_calendar([calendar_event(o) for o in occurrences], method=method)
+        verb = "cancelled" if method == "CANCEL" else "updated"
+        lines = [f"Your teaching schedule was {verb}:"] + [f"- {describe(o)}" for o in occurrences[:20]]
+        notify_contacts(
+            organization,
+            [contact_id],
+            kind="class.calendar_update",
+            subject=f"Calendar {verb}: {occurrences[0].name}",
+            body="\n".join(lines),
+            data={"classIds": [o.id for o in occurrences], "method": method},
+            channels=("email",),
+            attachments=[("class.ics", ics, "text/calendar")],
+        )

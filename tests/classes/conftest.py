@@ -1,0 +1,87 @@
+"""Fixtures of the classes tests: instructors, a class type, and helpers to create classes through the API."""
+
+import datetime as dt
+
+import pytest
+
+from apps.bookings.models import Booking, WaitlistEntry
+from apps.classes.models import ClassOccurrence, ClassType
+from apps.contacts.models import Contact
+from apps.instructors.models import Instructor, InstructorType
+
+
+def make_instructor(organization, first_name="Iris", email="iris@example.com"):
+    contact = Contact.objects.create(organization=organization, first_name=first_name, last_name="Coach", email=email)
+    itype, _ = InstructorType.objects.get_or_create(organization=organization, name="Coach")
+    return Instructor.objects.create(organization=organization, contact=contact, type=itype, sports=["yoga"])
+
+
+def make_occurrence(organization, club=None, **fields):
+    from apps.clubs.models import Club
+
+    if club is None:
+        club = Club.objects.filter(organization=organization).first() or Club.objects.create(
+            organization=organization, name="Club", slug=f"club-{organization.pk}", timezone="Europe/Madrid"
+        )
+    start = fields.pop("start_time", dt.datetime(2031, 3, 3, 17, 0, tzinfo=dt.UTC))
+    return ClassOccurrence.objects.create(
+        organization=organization,
+        club=club,
+        name=fields.pop("name", "Yoga"),
+        start_time=start,
+        end_time=fields.pop("end_time", start + dt.timedelta(hours=1)),
+        **fields,
+    )
+
+
+def book(occurrence, contact, status="confirmed"):
+    return Booking.objects.create(
+        organization=occurrence.organization,
+        type="class",
+        status=status,
+        club=occurrence.club,
+        class_occurrence=occurrence,
+        contact=contact,
+        start_time=occurrence.start_time,
+        end_time=occurrence.end_time,
+    )
+
+
+def wait(occurrence, contact, status="pending", position=1):
+    return WaitlistEntry.objects.create(
+        organization=occurrence.organization,
+        class_occurrence=occurrence,
+        contact=contact,
+        position=position,
+        status=status,
+    )
+
+
+@pytest.fixture
+def instructor(organization):
+    return make_instructor(organization)
+
+
+@pytest.fixture
+def class_type(organization):
+    return ClassType.objects.create(organization=organization, name="Yoga", slug="yoga", max_party_size=3)
+
+
+@pytest.fixture
+def create_class(api, club):
+    """create_class(**body) -> response of POST /classes with sensible defaults (2031, Madrid 18:00-19:00)."""
+
+    def create(expect=201, **body):
+        payload = {
+            "clubId": club.id,
+            "name": "Evening Yoga",
+            "startTime": "2031-03-03T18:00:00+01:00",
+            "endTime": "2031-03-03T19:00:00+01:00",
+        }
+        payload.update(body)
+        payload = {k: v for k, v in payload.items() if v is not ...}
+        response = api.post("/v1/platform/classes", payload, format="json")
+        assert response.status_code == expect, response.content
+        return response.json()
+
+    return create
