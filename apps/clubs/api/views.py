@@ -387,6 +387,13 @@ class AvailabilityViewSet(PlatformViewSet):
             raise ValidationFailed({"clubId": [f"No club with id {club_id} exists in this organization."]})
         tz = services.club_tz(club)
 
+        for name in ("startDate", "endDate"):
+            raw = params.get(name) or ""
+            if len(raw) == 10:
+                try:
+                    dt.date.fromisoformat(raw)
+                except ValueError:
+                    raise ValidationFailed({name: ["Must be a valid date (YYYY-MM-DD) or a date-time with an offset."]})
         window_params = {"startDate": params["startDate"], "endDate": params.get("endDate") or ""}
         if not window_params["endDate"]:
             start_raw = window_params["startDate"]
@@ -395,9 +402,7 @@ class AvailabilityViewSet(PlatformViewSet):
             else:
                 lower = date_window({"startDate": start_raw}, tz)[0]
                 window_params["endDate"] = lower.astimezone(tz).date().isoformat()
-        lower, upper, upper_exclusive = date_window(window_params, tz)
-        if not upper_exclusive:
-            upper = upper + dt.timedelta(microseconds=1)
+        lower, upper, _ = date_window(window_params, tz)  # an inclusive end instant adds no free time
         days = (upper - dt.timedelta(microseconds=1)).astimezone(tz).date() - lower.astimezone(tz).date()
         if days.days + 1 > services.MAX_AVAILABILITY_DAYS:
             raise ValidationFailed({"endDate": ["The range may span at most 14 days."]})
