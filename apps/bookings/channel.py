@@ -63,7 +63,7 @@ def create_channel_booking(organization, data: dict) -> Booking:
                     price_before_tax=data.get("price_before_tax"),
                 )
                 if data.get("payment"):
-                    booking = apply_payment_report(booking, emit_event=False, **data["payment"])
+                    booking = apply_payment_report(booking, **data["payment"])
             else:
                 booking = create_area_booking(
                     organization=organization,
