@@ -6,8 +6,6 @@ import pytest
 
 from apps.classes.models import ClassOccurrence, ClassType, ProgressionLevel, ProgressionTrack
 
-pytestmark = pytest.mark.urls("tests.class_types.urlconf")
-
 URL = "/v1/platform/class-types"
 TRACKS = "/v1/platform/progression-tracks"
 
