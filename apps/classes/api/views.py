@@ -1,5 +1,6 @@
 """Classes: occurrences of one-off and recurring classes (`/v1/platform/classes`)."""
 
+from django.db.models.functions import Lower
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.decorators import action
@@ -27,7 +28,8 @@ from .serializers import (
     require_object,
 )
 
-ORDERING = {"startTime": "start_time", "name": "name", "createdAt": "created_at"}
+# Names sort case-insensitively (the database collation may be byte order).
+ORDERING = {"startTime": "start_time", "name": "name_sort", "createdAt": "created_at"}
 
 LOCALE = OpenApiParameter("locale", str, description="Language of names and descriptions (fallback: default).")
 SCOPE = OpenApiParameter(
@@ -152,7 +154,7 @@ class ClassViewSet(PlatformViewSet):
         q = (params.get("q") or "").strip()
         if q:
             queryset = queryset.filter(name__icontains=q)
-        queryset = apply_ordering(queryset, params, ORDERING, "startTime")
+        queryset = apply_ordering(queryset.annotate(name_sort=Lower("name")), params, ORDERING, "startTime")
         page = self.paginate_queryset(queryset)
         ctx = make_context(organization, self._locale())
         return self.get_paginated_response([present_class(obj, ctx) for obj in page])
