@@ -1,10 +1,12 @@
 """Input validation for class types, and response serializers used only to document the OpenAPI schema."""
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 HEX_COLOR = r"^#[0-9A-Fa-f]{6}$"
 
 
+@extend_schema_serializer(component_name="ClassTypeInput")
 class ClassTypeInputSerializer(serializers.Serializer):
     """Create/update body. `translations` is read-only through the API (ignored like any unknown field)."""
 
@@ -24,6 +26,7 @@ class ClassTypeInputSerializer(serializers.Serializer):
     isActive = serializers.BooleanField(source="is_active", required=False)
 
 
+@extend_schema_serializer(component_name="ClassType")
 class ClassTypeSchema(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -40,12 +43,14 @@ class ClassTypeSchema(serializers.Serializer):
     updatedAt = serializers.DateTimeField()
 
 
+@extend_schema_serializer(component_name="ProgressionLevel")
 class ProgressionLevelSchema(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     position = serializers.IntegerField()
 
 
+@extend_schema_serializer(component_name="ProgressionTrack")
 class ProgressionTrackSchema(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

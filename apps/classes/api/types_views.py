@@ -54,6 +54,7 @@ ORDERING = {"name": "name", "createdAt": "created_at", "updatedAt": "updated_at"
         responses={204: OpenApiResponse(description="Deleted")},
     ),
 )
+@extend_schema(tags=["class-types"])
 class ClassTypeViewSet(PlatformViewSet):
     """A kind of class (Yoga, Padel clinic)."""
 
@@ -115,6 +116,7 @@ class ClassTypeViewSet(PlatformViewSet):
         responses=ProgressionTrackSchema,
     ),
 )
+@extend_schema(tags=["progression-tracks"])
 class ProgressionTrackViewSet(PlatformViewSet):
     """A ladder of levels across class types. Read-only through the API."""
 

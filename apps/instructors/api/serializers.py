@@ -1,6 +1,7 @@
 """Input validation for instructors, instructor types and pay-rate policies, plus response serializers used only
 to document the OpenAPI schema."""
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import OrganizationObjectField
@@ -13,6 +14,7 @@ from ..services import DAYS_OF_WEEK
 TIME_OF_DAY = r"^([01]\d|2[0-3]):[0-5]\d$"
 
 
+@extend_schema_serializer(component_name="AvailabilitySlotInput")
 class AvailabilitySlotSerializer(serializers.Serializer):
     dayOfWeek = serializers.ChoiceField(choices=DAYS_OF_WEEK)
     startTime = serializers.RegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
@@ -27,6 +29,7 @@ class AvailabilitySlotSerializer(serializers.Serializer):
         return attrs
 
 
+@extend_schema_serializer(component_name="InstructorNewContact")
 class NewContactSerializer(serializers.Serializer):
     firstName = serializers.CharField(source="first_name", max_length=120)
     lastName = serializers.CharField(
@@ -36,6 +39,7 @@ class NewContactSerializer(serializers.Serializer):
     phone = serializers.CharField(max_length=40, required=False, allow_null=True, allow_blank=True)
 
 
+@extend_schema_serializer(component_name="InstructorUpdate")
 class InstructorUpdateSerializer(serializers.Serializer):
     """PATCH body. The contact of an instructor cannot be changed (`contactId`/`contact` are ignored)."""
 
@@ -57,6 +61,7 @@ class InstructorUpdateSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(component_name="InstructorCreate")
 class InstructorCreateSerializer(InstructorUpdateSerializer):
     """POST body: exactly one of `contactId` (an existing contact) or `contact` (a new contact)."""
 
@@ -69,11 +74,13 @@ class InstructorCreateSerializer(InstructorUpdateSerializer):
         return attrs
 
 
+@extend_schema_serializer(component_name="InstructorTypeInput")
 class InstructorTypeInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     description = serializers.CharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
 
 
+@extend_schema_serializer(component_name="PayRatePolicyInput")
 class PayRatePolicyInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     rateType = serializers.ChoiceField(source="rate_type", choices=[c for c, _ in PayRatePolicy.RATE_TYPES])
@@ -84,16 +91,19 @@ class PayRatePolicyInputSerializer(serializers.Serializer):
 # --- Response shapes, for the OpenAPI document only -------------------------------------------------------------
 
 
+@extend_schema_serializer(component_name="InstructorTypeSummary")
 class IdNameSchema(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
+@extend_schema_serializer(component_name="InstructorContactSummary")
 class InstructorContactSchema(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     profileImage = serializers.CharField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="AvailabilitySlot")
 class AvailabilitySlotSchema(serializers.Serializer):
     dayOfWeek = serializers.ChoiceField(choices=DAYS_OF_WEEK)
     startTime = serializers.CharField(help_text="HH:MM")
@@ -101,6 +111,7 @@ class AvailabilitySlotSchema(serializers.Serializer):
     clubId = serializers.IntegerField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="Instructor")
 class InstructorSchema(serializers.Serializer):
     id = serializers.IntegerField()
     contactId = serializers.IntegerField()
@@ -120,12 +131,14 @@ class InstructorSchema(serializers.Serializer):
     updatedAt = serializers.DateTimeField()
 
 
+@extend_schema_serializer(component_name="InstructorType")
 class InstructorTypeSchema(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     description = serializers.CharField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="PayRatePolicy")
 class PayRatePolicySchema(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

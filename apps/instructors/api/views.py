@@ -76,6 +76,7 @@ class InputMixin:
         responses=InstructorSchema,
     ),
 )
+@extend_schema(tags=["instructors"])
 class InstructorViewSet(InputMixin, PlatformViewSet):
     """A contact who teaches."""
 
@@ -154,6 +155,7 @@ class InstructorViewSet(InputMixin, PlatformViewSet):
         responses=InstructorTypeSchema,
     ),
 )
+@extend_schema(tags=["instructors"])
 class InstructorTypeViewSet(InputMixin, PlatformViewSet):
     """A category of instructor (coach, personal trainer)."""
 
@@ -209,6 +211,7 @@ class InstructorTypeViewSet(InputMixin, PlatformViewSet):
         responses=PayRatePolicySchema,
     ),
 )
+@extend_schema(tags=["instructors"])
 class PayRatePolicyViewSet(InputMixin, PlatformViewSet):
     """How an instructor is paid: hourly, per class or per attendee."""
 
