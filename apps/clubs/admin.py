@@ -1,0 +1,184 @@
+"""Admin for clubs (opening hours, closed dates, closing date), areas, area types, blocks and the amenity catalogue.
+
+Superusers see everything. Other staff users see and edit only the rows of organizations in which they hold a
+`StaffMembership`; the amenity catalogue is shared by every organization, so only superusers change it.
+"""
+
+import datetime as dt
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django import forms
+from django.contrib import admin
+
+from apps.organizations.models import Organization
+
+from .models import Amenity, Area, AreaBlock, AreaType, Club, ClubReview
+from .services import WEEKDAYS
+
+HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
+
+
+def staff_organization_ids(request) -> set[int]:
+    if not hasattr(request, "_staff_organization_ids"):
+        request._staff_organization_ids = set(request.user.staff_memberships.values_list("organization_id", flat=True))
+    return request._staff_organization_ids
+
+
+class OrganizationScopedAdmin(admin.ModelAdmin):
+    """Rows, and the choices of foreign keys, limited to the user's organizations unless superuser."""
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(organization_id__in=staff_organization_ids(request))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if not request.user.is_superuser:
+            ids = staff_organization_ids(request)
+            if db_field.remote_field.model is Organization:
+                kwargs["queryset"] = Organization.objects.filter(id__in=ids)
+            elif db_field.name in ("club", "area", "area_type"):
+                kwargs["queryset"] = db_field.remote_field.model.objects.filter(organization_id__in=ids)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = (
+            "organization", "name", "slug", "description", "is_active", "marketplace_listed",
+            "address", "city", "state", "country", "postal_code", "latitude", "longitude",
+            "phone", "email", "website", "social_profiles", "logo", "images", "amenities", "sports",
+            "timezone", "opening_hours", "closed_dates", "closing_date",
+        )  # fmt: skip
+        help_texts = {
+            "opening_hours": 'Per weekday, wall-clock intervals: {"monday": [["08:00", "22:00"]], ...}; '
+            "a missing or empty day is closed.",
+            "closed_dates": 'A list of dates: ["2026-12-25", "2027-01-01"].',
+        }
+
+    def clean_timezone(self):
+        value = self.cleaned_data["timezone"]
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError("Not an IANA time zone (e.g. Europe/Madrid).")
+        return value
+
+    def clean_opening_hours(self):
+        value = self.cleaned_data["opening_hours"] or {}
+        if not isinstance(value, dict):
+            raise forms.ValidationError("Must be an object keyed by weekday.")
+        for day, intervals in value.items():
+            if day not in WEEKDAYS:
+                raise forms.ValidationError(f"Unknown weekday `{day}`; use {', '.join(WEEKDAYS)}.")
+            if not isinstance(intervals, list):
+                raise forms.ValidationError(f"`{day}` must be a list of [opens, closes] pairs.")
+            for pair in intervals:
+                ok = isinstance(pair, list | tuple) and len(pair) == 2 and all(HHMM.match(str(t)) for t in pair)
+                if not ok or pair[0] == "24:00" or (pair[1] != "24:00" and pair[1] <= pair[0]):
+                    raise forms.ValidationError(f"`{day}`: {pair!r} is not an [HH:MM, HH:MM] pair with opens < closes.")
+        return value
+
+    def clean_closed_dates(self):
+        value = self.cleaned_data["closed_dates"] or []
+        if not isinstance(value, list):
+            raise forms.ValidationError("Must be a list of dates.")
+        try:
+            return sorted({dt.date.fromisoformat(str(d)).isoformat() for d in value})
+        except ValueError:
+            raise forms.ValidationError("Every closed date must be YYYY-MM-DD.")
+
+
+class AreaInline(admin.TabularInline):
+    model = Area
+    fields = ("name", "area_type", "sports", "hourly_rate", "is_indoor", "is_active", "position")
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Club)
+class ClubAdmin(OrganizationScopedAdmin):
+    form = ClubForm
+    list_display = ("name", "slug", "organization", "city", "timezone", "is_active", "marketplace_listed")
+    list_filter = ("is_active", "marketplace_listed", "organization")
+    search_fields = ("name", "slug", "city")
+    list_select_related = ("organization",)
+    inlines = [AreaInline]
+    fieldsets = (
+        (None, {"fields": ("organization", "name", "slug", "description", "is_active", "marketplace_listed")}),
+        ("Location", {"fields": ("address", "city", "state", "country", "postal_code", "latitude", "longitude")}),
+        ("Contact", {"fields": ("phone", "email", "website", "social_profiles")}),
+        ("Media and features", {"fields": ("logo", "images", "amenities", "sports")}),
+        ("Hours", {"fields": ("timezone", "opening_hours", "closed_dates", "closing_date")}),
+    )
+
+    def save_formset(self, request, form, formset, change):
+        for inline_form in formset.forms:
+            if inline_form.instance and not inline_form.instance.organization_id:
+                inline_form.instance.organization_id = form.instance.organization_id
+        super().save_formset(request, form, formset, change)
+
+
+@admin.register(AreaType)
+class AreaTypeAdmin(OrganizationScopedAdmin):
+    list_display = ("name", "slug", "organization", "max_players", "created_at")
+    list_filter = ("organization",)
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+
+
+@admin.register(Area)
+class AreaAdmin(OrganizationScopedAdmin):
+    exclude = ("organization",)
+    list_display = ("name", "club", "area_type", "hourly_rate", "is_indoor", "is_active", "position")
+    list_filter = ("is_active", "is_indoor", "club__organization")
+    search_fields = ("name", "club__name")
+    list_select_related = ("club", "area_type")
+
+    def save_model(self, request, obj, form, change):
+        obj.organization_id = obj.club.organization_id
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(AreaBlock)
+class AreaBlockAdmin(OrganizationScopedAdmin):
+    exclude = ("organization", "club")
+    list_display = ("area", "club", "start_time", "end_time", "reason")
+    list_filter = ("club",)
+    list_select_related = ("area", "club")
+    date_hierarchy = "start_time"
+
+    def save_model(self, request, obj, form, change):
+        obj.organization_id = obj.area.organization_id
+        obj.club_id = obj.area.club_id
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ClubReview)
+class ClubReviewAdmin(OrganizationScopedAdmin):
+    exclude = ("organization",)
+    list_display = ("club", "rating", "is_public", "created_at")
+    list_filter = ("is_public", "rating")
+    list_select_related = ("club",)
+
+    def save_model(self, request, obj, form, change):
+        obj.organization_id = obj.club.organization_id
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Amenity)
+class AmenityAdmin(admin.ModelAdmin):
+    list_display = ("code", "icon", "category")
+    search_fields = ("code",)
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
