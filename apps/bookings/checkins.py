@@ -34,7 +34,7 @@ def check_in_booking(*, organization, booking, checked_in_at=None, source="api")
     with transaction.atomic():
         booking = (
             Booking.objects.select_for_update(of=("self",))
-            .select_related("contact", "club", "class_occurrence")
+            .select_related("contact", "club", "class_occurrence", "organization")
             .get(pk=booking.pk)
         )
         if booking.status == "checked_in":
@@ -63,7 +63,7 @@ def check_in_booking(*, organization, booking, checked_in_at=None, source="api")
         emit(
             organization,
             "booking.updated",
-            booking_event_data(booking, organization),
+            booking_event_data(booking, booking.organization),
             changed_fields=["status", "checkedIn", "checkedInAt"],
         )
     return checkin

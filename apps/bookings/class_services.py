@@ -9,6 +9,7 @@ Lock order, everywhere: class occurrence(s) (by id), then waitlist entries, then
 already locked a booking (cancel, PATCH) may then lock occurrences; nothing here locks a booking after a class.
 """
 
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -158,7 +159,7 @@ def _seat_payment(organization, occurrence, *, membership, price_before_tax):
     if occurrence.is_free:
         return "direct_payment", "no_charge", 0, price_before_tax
     amount = organization.tax_inclusive(price_before_tax) if price_before_tax is not None else None
-    return "direct_payment", "unpaid", amount, price_before_tax
+    return "direct_payment", "unpaid", None if amount is None else Decimal(str(amount)), price_before_tax
 
 
 def book_into_class(
@@ -198,7 +199,7 @@ def book_into_class(
             validate_membership_for_class(membership, occ, contact)
         ensure_seat_free(occ)
         entrance, payment_status, amount, before_tax = _seat_payment(
-            organization, occ, membership=membership, price_before_tax=price_before_tax
+            occ.organization, occ, membership=membership, price_before_tax=price_before_tax
         )
         booking = Booking.objects.create(
             organization=organization,
@@ -223,7 +224,7 @@ def book_into_class(
         if membership is not None:
             consume_use(membership)
         booking.class_occurrence = occ
-        emit(organization, "booking.created", booking_event_data(booking, organization))
+        emit(organization, "booking.created", booking_event_data(booking, occ.organization))
         if notify_customer and contact is not None:
             local = timezone.localtime(occ.start_time, _club_tz(occ))
             notify_contacts(

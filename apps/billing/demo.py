@@ -1,0 +1,68 @@
+"""Demo plans and memberships: a monthly unlimited plan and a 10-class pass, sold to a few demo contacts."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.utils import timezone
+
+from apps.contacts.models import Contact
+
+from .models import Membership, Plan
+
+PLANS = {
+    "Monthly unlimited": {
+        "description": "Unlimited classes, every month.",
+        "price": Decimal("49.00"),
+        "billing_frequency": "monthly",
+        "auto_renews": True,
+        "valid_for": {"scopes": ["classes", "areas"], "classTypes": [], "areaTypes": [], "instructorTypes": []},
+    },
+    "10-class pass": {
+        "description": "Ten classes to use within three months.",
+        "price": Decimal("90.00"),
+        "billing_frequency": "one_time",
+        "max_uses": 10,
+        "session_unit": "booking",
+        "validity_period": 90,
+        "valid_for": {"scopes": ["classes"], "classTypes": [], "areaTypes": [], "instructorTypes": []},
+    },
+}
+
+
+def _contacts(organization, ctx) -> list:
+    contacts = ctx.get("contacts")
+    if isinstance(contacts, dict):
+        contacts = list(contacts.values())
+    if not contacts:
+        contacts = list(Contact.objects.filter(organization=organization, status="active").order_by("id")[:10])
+    return list(contacts)
+
+
+def seed(organization, ctx: dict) -> None:
+    """Idempotent. Puts `ctx["plans"]` ({name: Plan}) and `ctx["memberships"]` ([Membership])."""
+    plans = {}
+    for name, fields in PLANS.items():
+        plan, _ = Plan.objects.get_or_create(organization=organization, name=name, defaults=fields)
+        plans[name] = plan
+    today = timezone.localdate()
+    memberships = []
+    for index, contact in enumerate(_contacts(organization, ctx)[:4]):
+        plan = plans["Monthly unlimited"] if index % 2 == 0 else plans["10-class pass"]
+        membership, _ = Membership.objects.get_or_create(
+            organization=organization,
+            contact=contact,
+            plan=plan,
+            defaults={
+                "status": Membership.ACTIVE,
+                "price": plan.price,
+                "billing_frequency": plan.billing_frequency,
+                "payment_status": "paid",
+                "start_date": today - dt.timedelta(days=15),
+                "end_date": None if plan.max_uses is None else today + dt.timedelta(days=75),
+                "uses_remaining": plan.max_uses,
+                "source": "admin",
+            },
+        )
+        memberships.append(membership)
+    ctx["plans"] = plans
+    ctx["memberships"] = memberships

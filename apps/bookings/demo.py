@@ -1,0 +1,97 @@
+"""Demo class bookings, a full class with a waitlist, and a few check-ins (area bookings come from H6's module)."""
+
+import importlib
+
+from django.utils import timezone
+
+from apps.classes.models import ClassOccurrence
+from apps.contacts.models import Contact
+
+from . import class_services
+from .checkins import check_in_booking
+from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, WaitlistEntry
+
+
+def _as_list(value) -> list:
+    if isinstance(value, dict):
+        return list(value.values())
+    return list(value or [])
+
+
+def _seed_area_bookings(organization, ctx):
+    try:
+        module = importlib.import_module("apps.bookings.area_demo")
+    except ModuleNotFoundError as exc:
+        if exc.name == "apps.bookings.area_demo":
+            return
+        raise
+    module.seed_area_bookings(organization, ctx)
+
+
+def _book(organization, occurrence, contact, membership=None):
+    """Book unless the contact already holds a seat (idempotent); a full class is skipped quietly."""
+    existing = (
+        Booking.objects.filter(class_occurrence=occurrence, contact=contact, status__in=ACTIVE_BOOKING_STATUSES)
+        .order_by("id")
+        .first()
+    )
+    if existing:
+        return existing
+    try:
+        return class_services.book_into_class(
+            organization=organization, occurrence=occurrence, contact=contact, membership=membership, source="admin"
+        )
+    except class_services.ClassFull:
+        return None
+
+
+def seed(organization, ctx: dict) -> None:
+    """Idempotent. Books demo contacts into upcoming classes, fills `ctx["full_class"]` with a 2-entry waitlist and
+    checks in a couple of bookings. Puts `ctx["class_bookings"]`."""
+    _seed_area_bookings(organization, ctx)
+    contacts = _as_list(ctx.get("contacts")) or list(
+        Contact.objects.filter(organization=organization, status="active").order_by("id")[:12]
+    )
+    if not contacts:
+        return
+    now = timezone.now()
+    classes = [
+        c
+        for c in _as_list(ctx.get("classes"))
+        or ClassOccurrence.objects.filter(organization=organization, start_time__gt=now).order_by("start_time")[:6]
+        if c.status == ClassOccurrence.ACTIVE and c.start_time > now
+    ]
+    full_class = ctx.get("full_class")
+    memberships = {m.contact_id: m for m in _as_list(ctx.get("memberships"))}
+    bookings = []
+
+    for index, occurrence in enumerate(c for c in classes[:4] if not full_class or c.pk != full_class.pk):
+        for contact in contacts[index : index + 3]:
+            booking = _book(organization, occurrence, contact, memberships.get(contact.pk))
+            if booking is not None:
+                bookings.append(booking)
+
+    if full_class is not None and full_class.status == ClassOccurrence.ACTIVE:
+        seats = full_class.max_capacity or 4
+        waiting = contacts[seats : seats + 2]
+        for contact in contacts[:seats]:
+            booking = _book(organization, full_class, contact)
+            if booking is not None:
+                bookings.append(booking)
+        for contact in waiting:
+            on_list = WaitlistEntry.objects.filter(
+                class_occurrence=full_class, contact=contact, status__in=ACTIVE_WAITLIST_STATUSES
+            ).exists()
+            booked = Booking.objects.filter(
+                class_occurrence=full_class, contact=contact, status__in=ACTIVE_BOOKING_STATUSES
+            ).exists()
+            if not on_list and not booked:
+                try:
+                    class_services.join_waitlist(organization=organization, occurrence=full_class, contact=contact)
+                except class_services.ClassNotFull:
+                    break
+
+    for booking in bookings[:2]:
+        if booking.status in ("pending", "confirmed"):
+            check_in_booking(organization=organization, booking=booking, source="admin")
+    ctx["class_bookings"] = bookings
