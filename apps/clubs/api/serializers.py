@@ -30,7 +30,7 @@ class AreaCreateSerializer(AreaUpdateSerializer):
     clubId = OrganizationObjectField(model=Club, source="club")
 
 
-class AreaTypeSerializer(serializers.Serializer):
+class AreaTypeWriteSerializer(serializers.Serializer):
     """`name` is required on create; `slug` is derived from the name when omitted."""
 
     name = serializers.CharField(max_length=120)
@@ -57,19 +57,19 @@ class AreaBlockCreateSerializer(serializers.Serializer):
 # --- Response shapes (documentation only) ----------------------------------------------------------------------
 
 
-class AmenityResolvedSchema(serializers.Serializer):
+class AmenityResolvedSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     icon = serializers.CharField(allow_null=True)
     category = serializers.CharField(allow_null=True)
 
 
-class RatingSchema(serializers.Serializer):
+class ClubRatingSerializer(serializers.Serializer):
     average = serializers.FloatField()
     total = serializers.IntegerField()
 
 
-class ClubSchema(serializers.Serializer):
+class ClubSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     slug = serializers.CharField(allow_null=True)
@@ -84,24 +84,24 @@ class ClubSchema(serializers.Serializer):
     logo = serializers.CharField(allow_null=True)
     images = serializers.ListField(child=serializers.CharField())
     amenities = serializers.ListField(child=serializers.CharField())
-    amenitiesResolved = AmenityResolvedSchema(many=True)
+    amenitiesResolved = AmenityResolvedSerializer(many=True)
     sports = serializers.ListField(child=serializers.CharField())
-    rating = RatingSchema(required=False, help_text="Omitted when the club has no public reviews.")
+    rating = ClubRatingSerializer(required=False, help_text="Omitted when the club has no public reviews.")
     socialProfiles = serializers.DictField(child=serializers.CharField())
     timezone = serializers.CharField()
 
 
-class IdNameSchema(serializers.Serializer):
+class AreaTypeRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class AreaSchema(serializers.Serializer):
+class AreaSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     clubId = serializers.IntegerField()
     name = serializers.CharField()
     areaTypeId = serializers.IntegerField(allow_null=True)
-    areaType = IdNameSchema(allow_null=True)
+    areaType = AreaTypeRefSerializer(allow_null=True)
     sports = serializers.ListField(child=serializers.CharField())
     hourlyRate = serializers.FloatField(allow_null=True, help_text="Before tax.")
     isIndoor = serializers.BooleanField()
@@ -112,7 +112,7 @@ class AreaSchema(serializers.Serializer):
     updatedAt = serializers.DateTimeField()
 
 
-class AreaTypeSchema(serializers.Serializer):
+class AreaTypeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     slug = serializers.CharField()
@@ -121,7 +121,7 @@ class AreaTypeSchema(serializers.Serializer):
     updatedAt = serializers.DateTimeField()
 
 
-class AreaBlockSchema(serializers.Serializer):
+class AreaBlockSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     clubId = serializers.IntegerField()
     areaId = serializers.IntegerField()
@@ -131,7 +131,7 @@ class AreaBlockSchema(serializers.Serializer):
     createdAt = serializers.DateTimeField()
 
 
-class AvailabilitySchema(serializers.Serializer):
+class AvailabilityIntervalSerializer(serializers.Serializer):
     clubId = serializers.IntegerField()
     areaId = serializers.IntegerField()
     areaName = serializers.CharField()

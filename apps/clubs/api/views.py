@@ -64,14 +64,14 @@ LOCALE = _param("locale", description="Language code for resolved names; falls b
             LOCALE,
             _param("ordering", description="`name`, `createdAt` (default `-createdAt`)."),
         ],
-        responses=s.ClubSchema(many=True),
+        responses=s.ClubSerializer(many=True),
     ),
     retrieve=extend_schema(
         operation_id="clubs_get",
         tags=["clubs"],
         summary="Get a club by slug",
         parameters=[LOCALE],
-        responses=s.ClubSchema,
+        responses=s.ClubSerializer,
     ),
 )
 class ClubViewSet(PlatformViewSet):
@@ -117,17 +117,20 @@ class ClubViewSet(PlatformViewSet):
         tags=["areas"],
         summary="List area types",
         parameters=[_param("q", description="Search in name."), _param("ordering", description="`name`, `createdAt`.")],
-        responses=s.AreaTypeSchema(many=True),
+        responses=s.AreaTypeSerializer(many=True),
     ),
-    retrieve=extend_schema(operation_id="area_types_get", tags=["areas"], responses=s.AreaTypeSchema),
+    retrieve=extend_schema(operation_id="area_types_get", tags=["areas"], responses=s.AreaTypeSerializer),
     create=extend_schema(
         operation_id="area_types_create",
         tags=["areas"],
-        request=s.AreaTypeSerializer,
-        responses={201: s.AreaTypeSchema},
+        request=s.AreaTypeWriteSerializer,
+        responses={201: s.AreaTypeSerializer},
     ),
     partial_update=extend_schema(
-        operation_id="area_types_update", tags=["areas"], request=s.AreaTypeSerializer, responses=s.AreaTypeSchema
+        operation_id="area_types_update",
+        tags=["areas"],
+        request=s.AreaTypeWriteSerializer,
+        responses=s.AreaTypeSerializer,
     ),
 )
 class AreaTypeViewSet(PlatformViewSet):
@@ -153,14 +156,14 @@ class AreaTypeViewSet(PlatformViewSet):
         return Response(present_area_type(self.get_object()))
 
     def create(self, request):
-        serializer = s.AreaTypeSerializer(data=request.data, context={"request": request})
+        serializer = s.AreaTypeWriteSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         area_type = services.create_area_type(self.organization, **serializer.validated_data)
         return self.created(present_area_type(area_type), area_type)
 
     def partial_update(self, request, pk=None):
         area_type = self.get_object()
-        serializer = s.AreaTypeSerializer(data=request.data, partial=True, context={"request": request})
+        serializer = s.AreaTypeWriteSerializer(data=request.data, partial=True, context={"request": request})
         serializer.is_valid(raise_exception=True)
         area_type = services.update_area_type(area_type, dict(serializer.validated_data))
         return Response(present_area_type(area_type))
@@ -182,14 +185,14 @@ class AreaTypeViewSet(PlatformViewSet):
             _param("q", description="Search in name."),
             _param("ordering", description="`position` (default), `name`."),
         ],
-        responses=s.AreaSchema(many=True),
+        responses=s.AreaSerializer(many=True),
     ),
-    retrieve=extend_schema(operation_id="areas_get", tags=["areas"], responses=s.AreaSchema),
+    retrieve=extend_schema(operation_id="areas_get", tags=["areas"], responses=s.AreaSerializer),
     create=extend_schema(
-        operation_id="areas_create", tags=["areas"], request=s.AreaCreateSerializer, responses={201: s.AreaSchema}
+        operation_id="areas_create", tags=["areas"], request=s.AreaCreateSerializer, responses={201: s.AreaSerializer}
     ),
     partial_update=extend_schema(
-        operation_id="areas_update", tags=["areas"], request=s.AreaUpdateSerializer, responses=s.AreaSchema
+        operation_id="areas_update", tags=["areas"], request=s.AreaUpdateSerializer, responses=s.AreaSerializer
     ),
 )
 class AreaViewSet(PlatformViewSet):
@@ -285,15 +288,15 @@ def _window_q(organization, params, club_id) -> Q | None:
             _param("endDate", description="Date (club clock, inclusive) or date-time."),
             _param("ordering", description="`startTime` (default), `endTime`, `createdAt`."),
         ],
-        responses=s.AreaBlockSchema(many=True),
+        responses=s.AreaBlockSerializer(many=True),
     ),
-    retrieve=extend_schema(operation_id="area_blocks_get", tags=["areas"], responses=s.AreaBlockSchema),
+    retrieve=extend_schema(operation_id="area_blocks_get", tags=["areas"], responses=s.AreaBlockSerializer),
     create=extend_schema(
         operation_id="area_blocks_create",
         tags=["areas"],
         summary="Block an area",
         request=s.AreaBlockCreateSerializer,
-        responses={201: s.AreaBlockSchema},
+        responses={201: s.AreaBlockSerializer},
     ),
     destroy=extend_schema(operation_id="area_blocks_delete", tags=["areas"], summary="Unblock", responses={204: None}),
 )
@@ -362,7 +365,7 @@ class AreaBlockViewSet(PlatformViewSet):
             _param("sport", description="Comma list; areas offering any of them."),
             _param("minDurationMinutes", OpenApiTypes.INT),
         ],
-        responses=s.AvailabilitySchema(many=True),
+        responses=s.AvailabilityIntervalSerializer(many=True),
     )
 )
 class AvailabilityViewSet(PlatformViewSet):
