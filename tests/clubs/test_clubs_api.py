@@ -207,3 +207,29 @@ def test_club_is_unique_only_per_org(organization, other_organization):
     make_club(organization, slug="same")
     make_club(other_organization, slug="same")
     assert Club.objects.filter(slug="same").count() == 2
+
+
+def test_openapi_documents_every_clubs_operation(client):
+    doc = client.get("/v1/openapi.json").json()
+    expected = {
+        ("get", "/v1/platform/clubs"): "clubs_list",
+        ("get", "/v1/platform/clubs/{slug}"): "clubs_get",
+        ("get", "/v1/platform/areas"): "areas_list",
+        ("post", "/v1/platform/areas"): "areas_create",
+        ("get", "/v1/platform/areas/{id}"): "areas_get",
+        ("patch", "/v1/platform/areas/{id}"): "areas_update",
+        ("get", "/v1/platform/area-types"): "area_types_list",
+        ("post", "/v1/platform/area-types"): "area_types_create",
+        ("get", "/v1/platform/area-types/{id}"): "area_types_get",
+        ("patch", "/v1/platform/area-types/{id}"): "area_types_update",
+        ("get", "/v1/platform/area-blocks"): "area_blocks_list",
+        ("post", "/v1/platform/area-blocks"): "area_blocks_create",
+        ("get", "/v1/platform/area-blocks/{id}"): "area_blocks_get",
+        ("delete", "/v1/platform/area-blocks/{id}"): "area_blocks_delete",
+        ("get", "/v1/platform/availability"): "availability_list",
+    }
+    for (method, path), operation_id in expected.items():
+        assert doc["paths"][path][method]["operationId"] == operation_id
+    assert not {"post", "patch", "put", "delete"} & set(doc["paths"]["/v1/platform/clubs/{slug}"])
+    club = doc["components"]["schemas"]["Club"]
+    assert "rating" not in club.get("required", []) and "timezone" in club["properties"]
