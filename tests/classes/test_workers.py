@@ -1,0 +1,167 @@
+"""Extending open-ended series: the beat task, the management command, concurrency and a real Celery worker."""
+
+import datetime as dt
+import io
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.db.models import Count
+from django.utils import timezone
+
+from apps.classes import services
+from apps.classes.models import ClassOccurrence, ClassSeries
+from apps.classes.tasks import extend_open_series
+
+MADRID = ZoneInfo("Europe/Madrid")
+
+
+@pytest.fixture
+def open_series(create_class, instructor):
+    """A daily open-ended series starting tomorrow 09:00 Madrid (a 90-day window is materialized)."""
+    start = (
+        (timezone.now() + dt.timedelta(days=1)).astimezone(MADRID).replace(hour=9, minute=0, second=0, microsecond=0)
+    )
+    body = create_class(
+        startTime=start.isoformat(),
+        endTime=(start + dt.timedelta(hours=1)).isoformat(),
+        instructorIds=[instructor.id],
+        recurrence={"frequency": "daily"},
+    )
+    return ClassSeries.objects.get(pk=body["recurrenceId"])
+
+
+def assert_no_duplicates(series):
+    rows = ClassOccurrence.objects.filter(series=series)
+    assert not rows.values("occurrence_index").annotate(n=Count("id")).filter(n__gt=1).exists()
+    assert not rows.values("start_time").annotate(n=Count("id")).filter(n__gt=1).exists()
+
+
+def test_beat_task_extends_and_is_idempotent(open_series):
+    before = ClassOccurrence.objects.count()
+    expected = sum(r.created for r in services.extend_open_series(days=180, dry_run=True))
+    assert expected in (90, 91)
+    assert ClassOccurrence.objects.count() == before  # dry run writes nothing
+    result = extend_open_series.delay(days=180).get()
+    assert result["created"] == expected and result["series"] == 1
+    after = ClassOccurrence.objects.count()
+    assert after == before + expected
+    assert extend_open_series.delay(days=180).get()["created"] == 0
+    assert ClassOccurrence.objects.count() == after
+    assert_no_duplicates(open_series)
+    open_series.refresh_from_db()
+    assert open_series.materialized_until >= timezone.now() + dt.timedelta(days=179)
+    newest = ClassOccurrence.objects.filter(series=open_series).order_by("-start_time").first()
+    assert newest.instructors.count() == 1 and newest.name == "Evening Yoga"
+    assert newest.start_time.astimezone(MADRID).hour == 9
+
+
+def test_default_window_creates_nothing_when_full(open_series):
+    assert extend_open_series() == {"series": 1, "created": 0, "skippedLocked": 0}
+
+
+def test_cancelled_and_bounded_series_are_not_extended(open_series, create_class):
+    create_class(recurrence={"frequency": "daily", "ends": {"type": "after", "occurrences": 3}})
+    ClassSeries.objects.filter(pk=open_series.pk).update(status="cancelled")
+    assert extend_open_series(days=365)["series"] == 0
+
+
+def test_command_reports_progress_and_is_idempotent(open_series, organization, other_organization):
+    out = io.StringIO()
+    call_command("extend_series", "--days", "120", "--dry-run", stdout=out)
+    assert f"series {open_series.id} (organization {organization.id}): would create 30" in out.getvalue()
+    assert "1 series, would create 30 occurrences in total" in out.getvalue()
+    before = ClassOccurrence.objects.count()
+    assert ClassOccurrence.objects.count() == before
+    out = io.StringIO()
+    call_command("extend_series", "--days", "120", "--organization", organization.slug, stdout=out)
+    assert "created 30" in out.getvalue()
+    assert ClassOccurrence.objects.count() == before + 30
+    out = io.StringIO()
+    call_command("extend_series", "--days", "120", stdout=out)
+    assert "1 series, created 0 occurrences in total" in out.getvalue()
+    out = io.StringIO()
+    call_command("extend_series", "--days", "200", "--organization", other_organization.slug, stdout=out)
+    assert "0 series" in out.getvalue()
+    assert_no_duplicates(open_series)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_runs_create_no_duplicates(open_series):
+    expected = ClassOccurrence.objects.count() + 90
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def run():
+        try:
+            barrier.wait(timeout=10)
+            services.extend_open_series(days=180)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    services.extend_open_series(days=180)  # whichever runs skipped a locked row, the window is now full
+    assert ClassOccurrence.objects.count() in (expected, expected + 1)
+    assert_no_duplicates(open_series)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_real_celery_worker_extends_series(open_series, settings):
+    from config import celery_app
+
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    broker = settings.CELERY_BROKER_URL
+    assert broker.startswith("redis://"), "the worker test needs REDIS_URL"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": broker,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CONN_MAX_AGE": "0",
+    }
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    previous_eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.broker_url = broker
+    before = ClassOccurrence.objects.count()
+    root = Path(__file__).resolve().parents[2]
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
+    cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"h4-test-{os.getpid()}@%h"]
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.default_channel.queue_purge("celery")
+        extend_open_series.delay(days=150)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if ClassOccurrence.objects.count() >= before + 60:
+                break
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            time.sleep(0.5)
+        assert ClassOccurrence.objects.count() == before + 60
+        assert_no_duplicates(open_series)
+    finally:
+        celery_app.conf.task_always_eager = previous_eager
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
