@@ -83,10 +83,19 @@ def standalone_class_checkins():
 
 
 def booked_count(occurrence_id: int) -> int:
-    """Attendee bookings plus standalone walk-in check-ins of one class occurrence."""
-    bookings = active_class_bookings().filter(class_occurrence_id=occurrence_id).count()
-    walk_ins = standalone_class_checkins().filter(class_occurrence_id=occurrence_id).count()
-    return bookings + walk_ins
+    """Attendee bookings plus standalone walk-in check-ins of one class occurrence, in one statement.
+
+    Run it after `lock_occurrence`, as its own statement: it then sees every seat committed before the lock was
+    granted (a subquery inside the locking SELECT itself would keep the snapshot taken before waiting for the lock).
+    """
+    annotations = occupancy_annotations()
+    value = (
+        ClassOccurrence.objects.filter(pk=occurrence_id)
+        .annotate(booked_count=annotations["booked_count"])
+        .values_list("booked_count", flat=True)
+        .first()
+    )
+    return value or 0
 
 
 def spots_left(occurrence, booked: int) -> int | None:
