@@ -1,3 +1,5 @@
+import itertools
+
 from django.utils import timezone
 
 from apps.bookings.models import Player
@@ -5,6 +7,8 @@ from apps.organizations.models import ApiKey
 from tests.harness import EndpointCase
 
 from .factories import area_booking, area_for, contact_for
+
+_channel_ids = itertools.count(1)
 
 
 def warm_credentials(organization):
@@ -27,7 +31,7 @@ def _bookings(organization, n):
 
 
 def _players_path(organization):
-    return {"booking_pk": area_booking(organization).id}
+    return {"id": area_booking(organization).id}
 
 
 def _players(organization, n):
@@ -39,11 +43,12 @@ def _players(organization, n):
 def _player(organization):
     booking = area_booking(organization)
     player = Player.objects.create(organization=organization, booking=booking, name="Guest")
-    return {"booking_pk": booking.id, "id": player.id}
+    return {"id": booking.id, "playerId": player.id}
 
 
 def _channel(organization):
-    booking = area_booking(organization, source="channel", external_source="playtomic", external_id="ext-1")
+    external_id = f"ext-{next(_channel_ids)}"
+    booking = area_booking(organization, source="channel", external_source="playtomic", external_id=external_id)
     return {"source": booking.external_source, "external_id": booking.external_id}
 
 
@@ -55,13 +60,11 @@ CASES = [
     EndpointCase("POST", "/v1/platform/bookings", "bookings:write", body={}),
     EndpointCase("PATCH", "/v1/platform/bookings/{id}", "bookings:write", setup=_booking, body={"notes": "x"}),
     EndpointCase("POST", "/v1/platform/bookings/{id}/cancel", "bookings:write", setup=_booking),
+    EndpointCase("GET", "/v1/platform/bookings/{id}/players", "bookings:read", setup=_players_path, list_rows=_players),
     EndpointCase(
-        "GET", "/v1/platform/bookings/{booking_pk}/players", "bookings:read", setup=_players_path, list_rows=_players
+        "POST", "/v1/platform/bookings/{id}/players", "bookings:write", setup=_players_path, body={"name": "X"}
     ),
-    EndpointCase(
-        "POST", "/v1/platform/bookings/{booking_pk}/players", "bookings:write", setup=_players_path, body={"name": "X"}
-    ),
-    EndpointCase("DELETE", "/v1/platform/bookings/{booking_pk}/players/{id}", "bookings:write", setup=_player),
+    EndpointCase("DELETE", "/v1/platform/bookings/{id}/players/{playerId}", "bookings:write", setup=_player),
     EndpointCase("GET", CHANNEL, "bookings:read", setup=_channel),
     EndpointCase("POST", "/v1/platform/channel-bookings", "bookings:write", body={}),
     EndpointCase("POST", CHANNEL + "/cancel", "bookings:write", setup=_channel),

@@ -200,12 +200,13 @@ class BookingPlayerViewSet(PlatformViewSet):
 
     queryset = Player.objects.all()
     serializer_class = PlayerInputSerializer
+    lookup_url_kwarg = "playerId"
     required_scopes = {"list": "bookings:read", "create": "bookings:write", "destroy": "bookings:write"}
     rate_buckets = {"create": BOOKING_WRITES, "destroy": BOOKING_WRITES}
 
     def get_booking(self):
         if not hasattr(self, "_booking"):
-            booking_id = int(self.kwargs["booking_pk"])
+            booking_id = int(self.kwargs["id"])
             self._booking = Booking.objects.filter(organization=self.organization, pk=booking_id).first()
             if self._booking is None:
                 raise Http404
@@ -214,19 +215,19 @@ class BookingPlayerViewSet(PlatformViewSet):
     def base_queryset(self):
         return Player.objects.filter(booking=self.get_booking())
 
-    def list(self, request, booking_pk=None):
+    def list(self, request, id=None):
         page = self.paginate_queryset(self.get_queryset().order_by("-is_organizer", "id"))
         ctx = booking_context(self.organization, self.credential)
         return self.get_paginated_response([present_player(p, ctx) for p in page])
 
-    def create(self, request, booking_pk=None):
+    def create(self, request, id=None):
         booking = self.get_booking()
         serializer = PlayerInputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         player = services.add_player(booking, **serializer.validated_data)
         return self.created(present_player(player, booking_context(self.organization, self.credential)), player)
 
-    def destroy(self, request, booking_pk=None, pk=None):
+    def destroy(self, request, id=None, playerId=None):
         player = self.get_object()
         services.remove_player(self.get_booking(), player)
         return Response(status=204)
@@ -273,8 +274,8 @@ class ChannelBookingDetailView(ChannelBookingMixin, PlatformAPIView):
     required_scopes = {"get": "bookings:read"}
 
     @extend_schema(operation_id="channel_bookings_get", responses=BookingSchema, tags=["channel-bookings"])
-    def get(self, request, external_source, external_id):
-        return Response(self.booking_body(self.booking_for(external_source, external_id).pk))
+    def get(self, request, externalSource, externalId):
+        return Response(self.booking_body(self.booking_for(externalSource, externalId).pk))
 
 
 class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
@@ -287,8 +288,8 @@ class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
         responses=BookingSchema,
         tags=["channel-bookings"],
     )
-    def post(self, request, external_source, external_id):
-        booking = self.booking_for(external_source, external_id)
+    def post(self, request, externalSource, externalId):
+        booking = self.booking_for(externalSource, externalId)
         serializer = CancelSerializer(data=request.data or {})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -312,8 +313,8 @@ class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
         tags=["channel-bookings"],
         description="Payment report with absolute totals; safe to retry.",
     )
-    def post(self, request, external_source, external_id):
-        booking = self.booking_for(external_source, external_id)
+    def post(self, request, externalSource, externalId):
+        booking = self.booking_for(externalSource, externalId)
         serializer = PaymentReportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.apply_payment_report(booking, **serializer.validated_data["payment"])
@@ -322,10 +323,10 @@ class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
 
 router = SimpleRouter(trailing_slash=False)
 router.register("bookings", BookingViewSet, basename="bookings")
-router.register(r"bookings/(?P<booking_pk>[0-9]+)/players", BookingPlayerViewSet, basename="booking-players")
+router.register(r"bookings/(?P<id>[0-9]+)/players", BookingPlayerViewSet, basename="booking-players")
 
-CHANNEL_SOURCE = r"(?P<external_source>[a-z0-9_-]{1,40})"
-CHANNEL_ID = r"(?P<external_id>[^/]{1,100})"
+CHANNEL_SOURCE = r"(?P<externalSource>[a-z0-9_-]{1,40})"
+CHANNEL_ID = r"(?P<externalId>[^/]{1,100})"
 
 urlpatterns = router.urls + [
     path("channel-bookings", ChannelBookingCreateView.as_view(), name="channel-bookings"),
