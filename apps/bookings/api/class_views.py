@@ -47,7 +47,7 @@ class ClassPathMixin:
     def get_occurrence(self) -> ClassOccurrence:
         occurrence = (
             ClassOccurrence.objects.select_related("club", "class_type")
-            .filter(organization=self.organization, pk=_path_id(self.kwargs["class_id"]))
+            .filter(organization=self.organization, pk=_path_id(self.kwargs["id"]))
             .first()
         )
         if occurrence is None:
@@ -77,7 +77,7 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
         responses={200: ClassBookingResponse},
         tags=["class bookings"],
     )
-    def list(self, request, class_id):
+    def list(self, request, id):
         occurrence = self.get_occurrence()
         params = request.query_params
         queryset = self.get_queryset().filter(class_occurrence=occurrence)
@@ -102,7 +102,7 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
         responses={201: ClassBookingResponse, 409: CONFLICT},
         tags=["class bookings"],
     )
-    def create(self, request, class_id):
+    def create(self, request, id):
         occurrence = self.get_occurrence()
         serializer = ClassBookingCreateSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
@@ -138,7 +138,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         return WaitlistEntry.objects.select_related("contact")
 
     def get_entry(self, occurrence) -> WaitlistEntry:
-        entry = self.get_queryset().filter(class_occurrence=occurrence, pk=_path_id(self.kwargs["entry_id"])).first()
+        entry = self.get_queryset().filter(class_occurrence=occurrence, pk=_path_id(self.kwargs["entryId"])).first()
         if entry is None:
             raise NotFound()
         return entry
@@ -151,7 +151,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         responses={200: WaitlistEntryResponse},
         tags=["class bookings"],
     )
-    def list(self, request, class_id):
+    def list(self, request, id):
         occurrence = self.get_occurrence()
         queryset = self.get_queryset().filter(class_occurrence=occurrence)
         statuses = parse_enum_list(request.query_params, "status", WAITLIST_STATUSES)
@@ -169,7 +169,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         responses={201: WaitlistEntryResponse, 409: CONFLICT},
         tags=["class bookings"],
     )
-    def create(self, request, class_id):
+    def create(self, request, id):
         occurrence = self.get_occurrence()
         serializer = WaitlistJoinSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
@@ -189,7 +189,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         responses={201: ClassBookingResponse, 409: CONFLICT},
         tags=["class bookings"],
     )
-    def promote(self, request, class_id, entry_id):
+    def promote(self, request, id, entryId):
         occurrence = self.get_occurrence()
         entry = self.get_entry(occurrence)
         serializer = WaitlistPromoteSerializer(data=request.data or {}, context={"request": request})
@@ -209,7 +209,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         responses={204: None, 409: CONFLICT},
         tags=["class bookings"],
     )
-    def destroy(self, request, class_id, entry_id):
+    def destroy(self, request, id, entryId):
         occurrence = self.get_occurrence()
         class_services.remove_waitlist_entry(self.get_entry(occurrence))
         return Response(status=204)
@@ -318,22 +318,22 @@ router.register("checkins", CheckInViewSet, basename="checkins")
 
 urlpatterns = [
     path(
-        "classes/<int:class_id>/bookings",
+        "classes/<int:id>/bookings",
         ClassRosterViewSet.as_view({"get": "list", "post": "create"}),
         name="class-bookings",
     ),
     path(
-        "classes/<int:class_id>/waitlist",
+        "classes/<int:id>/waitlist",
         ClassWaitlistViewSet.as_view({"get": "list", "post": "create"}),
         name="class-waitlist",
     ),
     path(
-        "classes/<int:class_id>/waitlist/<int:entry_id>",
+        "classes/<int:id>/waitlist/<int:entryId>",
         ClassWaitlistViewSet.as_view({"delete": "destroy"}),
         name="class-waitlist-entry",
     ),
     path(
-        "classes/<int:class_id>/waitlist/<int:entry_id>/promote",
+        "classes/<int:id>/waitlist/<int:entryId>/promote",
         ClassWaitlistViewSet.as_view({"post": "promote"}),
         name="class-waitlist-promote",
     ),
