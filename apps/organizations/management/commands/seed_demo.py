@@ -1,4 +1,5 @@
 import importlib
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -12,7 +13,7 @@ DEMO_SLUG = "demo"
 DEMO_ORGANIZATION = {
     "name": "Demo Sports Club",
     "currency": "EUR",
-    "default_tax_rate": "21.00",
+    "default_tax_rate": Decimal("21.00"),
     "timezone": "Europe/Madrid",
     "default_language": "en",
     "offered_languages": ["en", "es"],
@@ -72,6 +73,7 @@ class Command(BaseCommand):
             for field, value in DEMO_ORGANIZATION.items():
                 setattr(organization, field, value)
             organization.save()
+        organization.refresh_from_db()  # the demo modules get database-typed values
         self.stdout.write(f"{'Created' if created else 'Refreshed'} organization {organization.name} ({DEMO_SLUG})")
         return organization
 
