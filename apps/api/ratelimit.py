@@ -55,13 +55,21 @@ def cache_key(bucket: str, credential_key: str, end: int) -> str:
     return f"rl:{bucket}:{credential_key}:{end}"
 
 
+def _redis_client(backend: RedisCache):
+    """One redis-py client per cache backend (thread-safe, pooled): building one per call costs more than the call."""
+    client = getattr(backend, "_rate_limit_client", None)
+    if client is None:
+        client = backend._rate_limit_client = backend._cache.get_client(write=True)
+    return client
+
+
 def _count(keys: list[str], increment: bool) -> list[int]:
     """The counts of `keys` (incremented first when `increment`), in one round trip on Redis."""
     cache = caches["default"]
     if isinstance(cache, RedisCache):
         backend = cache
         full_keys = [backend.make_and_validate_key(k) for k in keys]
-        client = backend._cache.get_client(write=increment)
+        client = _redis_client(backend)
         if increment:
             pipe = client.pipeline(transaction=False)
             for k in full_keys:

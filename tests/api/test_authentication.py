@@ -145,3 +145,19 @@ def test_key_of_other_organization_sees_its_own_organization(issue_key, other_or
     _, token = issue_key(organization_=other_organization)
     body = bearer(token).get(ME).json()
     assert body["organization"] == {"id": other_organization.id, "currency": "USD"}
+
+
+def test_key_lookup_builds_the_same_instances_as_the_orm(issue_key, organization, django_assert_num_queries):
+    key, token = issue_key(["classes:read", "read"])
+    with django_assert_num_queries(1):
+        found = authentication.KeyLookup.find(key.prefix)
+        assert found.organization.offered_languages == ["en", "es"]
+    orm = ApiKey.objects.select_related("organization").get(pk=key.pk)
+    assert found.scopes == ["classes:read", "read"]
+    assert {f.attname: getattr(found, f.attname) for f in ApiKey._meta.concrete_fields} == {
+        f.attname: getattr(orm, f.attname) for f in ApiKey._meta.concrete_fields
+    }
+    assert {f.attname: getattr(found.organization, f.attname) for f in organization._meta.concrete_fields} == {
+        f.attname: getattr(orm.organization, f.attname) for f in organization._meta.concrete_fields
+    }
+    assert authentication.KeyLookup.find("000000000000") is None

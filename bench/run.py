@@ -1,0 +1,255 @@
+"""Benchmark of the Platform API plumbing: `make bench`.
+
+1. Creates the bench database if missing (DATABASE_URL, PostgreSQL), migrates it, seeds an organization, a
+   full-access key and 200 contacts.
+2. Captures the API's responses for GET /v1/platform/me and a 200-row list, so that bare Django views can
+   return the very same bytes from memory (bench/urls.py).
+3. Starts gunicorn (config.wsgi with DJANGO_SETTINGS_MODULE=bench.settings, 2 gthread workers) on a free
+   loopback port and drives it with a small keep-alive load generator (threads + http.client), bounded in
+   requests and time.
+4. Prints requests/second, p50 and p99 for each API endpoint beside its bare twin, and the ratio.
+5. Runs every `bench/bench_*.py` scenario script with the same environment.
+
+Environment: DATABASE_URL, REDIS_URL (as the Makefile sets them); BENCH_REQUESTS (per measurement, default
+3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8).
+"""
+
+import http.client
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
+os.environ.setdefault("RATE_LIMIT_MULTIPLIER", "100000")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/platform_bench")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+os.environ.setdefault("BENCH_CAPTURE_DIR", str(Path(os.environ.get("TMPDIR", "/tmp")) / "platform-bench"))
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+REQUESTS = int(os.environ.get("BENCH_REQUESTS", "3000"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
+CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+THREADS = int(os.environ.get("BENCH_THREADS", "4"))
+LIST_ROWS = 200
+
+
+def ensure_database():
+    """CREATE DATABASE when the bench database does not exist yet."""
+    import environ
+    import psycopg
+
+    config = environ.Env.db_url_config(os.environ["DATABASE_URL"])
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        return
+    admin = psycopg.connect(
+        dbname="postgres",
+        user=config.get("USER") or None,
+        password=config.get("PASSWORD") or None,
+        host=config.get("HOST") or None,
+        port=config.get("PORT") or None,
+        autocommit=True,
+    )
+    with admin:
+        exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]).fetchone()
+        if not exists:
+            admin.execute(f'CREATE DATABASE "{config["NAME"]}"')
+            print(f"created database {config['NAME']}")
+
+
+def seed() -> tuple[str, str]:
+    """Organization, key and list rows; returns (token, list path)."""
+    from django.core.management import call_command
+    from django.urls import Resolver404, resolve
+
+    from apps.contacts.models import Contact
+    from apps.organizations.models import ApiKey, Organization
+
+    call_command("migrate", verbosity=0, interactive=False)
+    organization, _ = Organization.objects.get_or_create(
+        slug="bench-org", defaults={"name": "Bench Gym", "currency": "EUR", "plan": "pro", "timezone": "Europe/Madrid"}
+    )
+    ApiKey.objects.filter(organization=organization, name="bench").delete()
+    _, token = ApiKey.issue(organization=organization, name="bench", scopes=["*"])
+    missing = LIST_ROWS - Contact.objects.filter(organization=organization).count()
+    if missing > 0:
+        Contact.objects.bulk_create(
+            Contact(organization=organization, first_name=f"Bench{i}", last_name="Runner", email=f"b{i}@example.com")
+            for i in range(missing)
+        )
+    try:
+        resolve("/v1/platform/contacts")
+        list_path = f"/v1/platform/contacts?limit={LIST_ROWS}"
+    except Resolver404:
+        list_path = f"/v1/platform/bench-contacts?limit={LIST_ROWS}"
+    return token, list_path
+
+
+def capture(token: str, paths: dict[str, str]):
+    """Store the API's response bytes for the bare views."""
+    from django.test import Client
+
+    capture_dir = Path(os.environ["BENCH_CAPTURE_DIR"])
+    capture_dir.mkdir(parents=True, exist_ok=True)
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    for name, path in paths.items():
+        response = client.get(path)
+        if response.status_code != 200:
+            raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
+        (capture_dir / f"{name}.json").write_bytes(response.content)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    cmd = [
+        sys.executable, "-m", "gunicorn", "config.wsgi",
+        "-w", str(WORKERS), "-k", "gthread", "--threads", str(THREADS),
+        "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--keep-alive", "30",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy())
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit("gunicorn exited during start-up")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", "/bench/bare/me")
+            conn.getresponse().read()
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise SystemExit("gunicorn did not start")
+
+
+def load(port: int, path: str, headers: dict, total: int, seconds: float, concurrency: int) -> dict:
+    """Issue up to `total` GETs (or stop after `seconds`) over `concurrency` keep-alive connections."""
+    latencies: list[float] = []
+    errors = []
+    lock = threading.Lock()
+    remaining = [total]
+    stop_at = time.monotonic() + seconds
+
+    def worker():
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine = []
+        while True:
+            with lock:
+                if remaining[0] <= 0:
+                    break
+                remaining[0] -= 1
+            if time.monotonic() > stop_at:
+                break
+            started = time.perf_counter()
+            try:
+                conn.request("GET", path, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                if response.status != 200:
+                    errors.append(response.status)
+                if response.getheader("Connection", "").lower() == "close":
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            except (OSError, http.client.HTTPException) as exc:
+                errors.append(repr(exc))
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                continue
+            mine.append(time.perf_counter() - started)
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - began
+    latencies.sort()
+    count = len(latencies)
+    return {
+        "requests": count,
+        "errors": len(errors),
+        "rps": count / elapsed if elapsed else 0.0,
+        "p50": statistics.median(latencies) * 1000 if latencies else 0.0,
+        "p99": latencies[min(count - 1, int(count * 0.99))] * 1000 if latencies else 0.0,
+    }
+
+
+def main():
+    ensure_database()
+    import django
+
+    django.setup()
+    token, list_path = seed()
+    scenarios = [("GET /v1/platform/me", "/v1/platform/me", "/bench/bare/me", "me")]
+    scenarios.append((f"GET {list_path}", list_path, "/bench/bare/list", "list"))
+    capture(token, {name: api_path for _, api_path, _, name in scenarios})
+
+    from django.db import connections
+
+    connections.close_all()
+    port = free_port()
+    server = start_server(port)
+    auth = {"Authorization": f"Bearer {token}"}
+    rows = []
+    try:
+        for label, api_path, bare_path, _ in scenarios:
+            load(port, api_path, auth, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
+            load(port, bare_path, {}, 300, 10, CONCURRENCY)
+            api = load(port, api_path, auth, REQUESTS, SECONDS, CONCURRENCY)
+            bare = load(port, bare_path, {}, REQUESTS, SECONDS, CONCURRENCY)
+            rows.append((label, api, bare))
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+    print()
+    print(
+        f"gunicorn {WORKERS} workers x {THREADS} threads (gthread), {CONCURRENCY} keep-alive client threads, "
+        f"up to {REQUESTS} requests / {SECONDS:.0f} s per row, loopback"
+    )
+    header = f"{'endpoint':<46} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} | {'bare req/s':>10} {'p50 ms':>7} " \
+             f"{'p99 ms':>7} | {'API/bare':>8}"  # fmt: skip
+    print(header)
+    print("-" * len(header))
+    for label, api, bare in rows:
+        ratio = api["rps"] / bare["rps"] if bare["rps"] else 0
+        print(
+            f"{label:<46} {api['rps']:>8.0f} {api['p50']:>8.2f} {api['p99']:>8.2f} | {bare['rps']:>10.0f} "
+            f"{bare['p50']:>7.2f} {bare['p99']:>7.2f} | {ratio:>8.2f}"
+        )
+        if api["errors"] or bare["errors"]:
+            print(f"  errors: api={api['errors']} bare={bare['errors']}")
+
+    scripts = sorted((ROOT / "bench").glob("bench_*.py"))
+    failed = []
+    for script in scripts:
+        print(f"\n=== {script.name}")
+        sys.stdout.flush()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        result = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env)
+        if result.returncode:
+            failed.append(script.name)
+    if failed:
+        raise SystemExit(f"scenario scripts failed: {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main()
