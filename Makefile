@@ -24,7 +24,7 @@ run: install
 	@echo "Platform API:    http://$(HOST):$(PORT)/v1/platform/me"
 	@echo "OpenAPI:         http://$(HOST):$(PORT)/v1/openapi.json  (docs: /v1/docs)"
 	@echo "Admin:           http://$(HOST):$(PORT)/admin/  (demo@example.com / demo-password)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
 
 services:
 	@bash scripts/ensure-services.sh
