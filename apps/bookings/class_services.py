@@ -299,9 +299,9 @@ def release_seat(booking) -> None:
 
     if booking.type != "class" or not booking.class_occurrence_id:
         return
+    offer_free_seat(booking.class_occurrence_id)  # locks the class first: the lock order is class, then membership
     if booking.membership_id and booking.entrance_method == "membership":
         restore_use(booking.membership)
-    offer_free_seat(booking.class_occurrence_id)
 
 
 def move_class_booking(booking, new_occurrence) -> Booking:

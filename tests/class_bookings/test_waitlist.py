@@ -119,6 +119,7 @@ def test_promote_books_the_contact(api, organization, full_class, contact, djang
     with django_capture_on_commit_callbacks(execute=True):
         response = api.post(wl_url(full_class, entry, "promote"))
     assert response.status_code == 201, response.content
+    assert response["X-RateLimit-Limit"] == "60"  # counted in the book-into-class bucket
     body = response.json()
     assert body["contactId"] == contact.pk and body["classId"] == full_class.pk
     assert body["status"] == "confirmed" and body["entranceMethod"] == "direct_payment"
