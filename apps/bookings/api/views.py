@@ -29,6 +29,8 @@ from .serializers import (
     PlayerSchema,
 )
 
+ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
+PLAYER_ID_PARAM = OpenApiParameter("playerId", int, OpenApiParameter.PATH)
 BOOKING_ORDERING = {"startTime": "start_time", "createdAt": "created_at"}
 BOOKING_TYPES = ["area", "class", "event"]
 BOOKING_STATUSES = ["pending", "confirmed", "checked_in", "cancelled"]
@@ -67,7 +69,9 @@ class BookingPresenterMixin:
     list=extend_schema(
         operation_id="bookings_list", responses=BookingSchema(many=True), parameters=BOOKING_FILTERS, tags=["bookings"]
     ),
-    retrieve=extend_schema(operation_id="bookings_get", responses=BookingSchema, tags=["bookings"]),
+    retrieve=extend_schema(
+        operation_id="bookings_get", parameters=[ID_PARAM], responses=BookingSchema, tags=["bookings"]
+    ),
     create=extend_schema(
         operation_id="bookings_create",
         request=AreaBookingCreateSerializer,
@@ -76,10 +80,18 @@ class BookingPresenterMixin:
         description="Creates an area (court) booking. Errors 409 SLOT_UNAVAILABLE, PLAYER_LIMIT_REACHED.",
     ),
     partial_update=extend_schema(
-        operation_id="bookings_update", request=BookingUpdateSerializer, responses=BookingSchema, tags=["bookings"]
+        operation_id="bookings_update",
+        parameters=[ID_PARAM],
+        request=BookingUpdateSerializer,
+        responses=BookingSchema,
+        tags=["bookings"],
     ),
     cancel=extend_schema(
-        operation_id="bookings_cancel", request=CancelSerializer, responses=BookingSchema, tags=["bookings"]
+        operation_id="bookings_cancel",
+        parameters=[ID_PARAM],
+        request=CancelSerializer,
+        responses=BookingSchema,
+        tags=["bookings"],
     ),
 )
 class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
@@ -186,14 +198,22 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
 
 
 @extend_schema_view(
-    list=extend_schema(operation_id="booking_players_list", responses=PlayerSchema(many=True), tags=["bookings"]),
+    list=extend_schema(
+        operation_id="booking_players_list", parameters=[ID_PARAM], responses=PlayerSchema(many=True), tags=["bookings"]
+    ),
     create=extend_schema(
         operation_id="booking_players_create",
+        parameters=[ID_PARAM],
         request=PlayerInputSerializer,
         responses={201: PlayerSchema},
         tags=["bookings"],
     ),
-    destroy=extend_schema(operation_id="booking_players_delete", responses={204: None}, tags=["bookings"]),
+    destroy=extend_schema(
+        operation_id="booking_players_delete",
+        parameters=[ID_PARAM, PLAYER_ID_PARAM],
+        responses={204: None},
+        tags=["bookings"],
+    ),
 )
 class BookingPlayerViewSet(PlatformViewSet):
     """Participants of an area booking. The organizer (the booking's contact) cannot be removed."""

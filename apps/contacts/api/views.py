@@ -20,6 +20,7 @@ from .serializers import (
     PipelineStageSchema,
 )
 
+ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 CONTACT_ORDERING = {"createdAt": "created_at", "lastName": "last_name", "firstName": "first_name"}
 CONTACT_FILTERS = [
     OpenApiParameter("q", str, description="Case-insensitive search over name, e-mail and phone."),
@@ -38,7 +39,9 @@ CONTACT_FILTERS = [
     list=extend_schema(
         operation_id="contacts_list", responses=ContactSchema(many=True), parameters=CONTACT_FILTERS, tags=["contacts"]
     ),
-    retrieve=extend_schema(operation_id="contacts_get", responses=ContactSchema, tags=["contacts"]),
+    retrieve=extend_schema(
+        operation_id="contacts_get", parameters=[ID_PARAM], responses=ContactSchema, tags=["contacts"]
+    ),
     create=extend_schema(
         operation_id="contacts_create",
         request=ContactWriteSerializer,
@@ -47,14 +50,21 @@ CONTACT_FILTERS = [
     ),
     partial_update=extend_schema(
         operation_id="contacts_update",
+        parameters=[ID_PARAM],
         request=ContactWriteSerializer(partial=True),
         responses=ContactSchema,
         tags=["contacts"],
     ),
     archive=extend_schema(
-        operation_id="contacts_archive", request=ArchiveSerializer, responses=ContactSchema, tags=["contacts"]
+        operation_id="contacts_archive",
+        parameters=[ID_PARAM],
+        request=ArchiveSerializer,
+        responses=ContactSchema,
+        tags=["contacts"],
     ),
-    restore=extend_schema(operation_id="contacts_restore", request=None, responses=ContactSchema, tags=["contacts"]),
+    restore=extend_schema(
+        operation_id="contacts_restore", parameters=[ID_PARAM], request=None, responses=ContactSchema, tags=["contacts"]
+    ),
 )
 class ContactViewSet(PlatformViewSet):
     """People known to the organization. Archive/restore need `contacts:delete`; there is no hard delete."""
