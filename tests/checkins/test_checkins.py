@@ -241,3 +241,52 @@ def test_scopes(client_for, organization, yoga):
     assert response.json() == {"error": "Insufficient access scope", "requiredScope": "checkins:write"}
     assert client_for("checkins:write").post(URL, {"bookingId": booking.pk}, format="json").status_code == 201
     assert Booking.objects.get(pk=booking.pk).status == "checked_in"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_walk_ins_never_overbook(organization, club, make_token):
+    import threading
+
+    from rest_framework.test import APIClient
+
+    occurrence = make_class(organization, club, max_capacity=3)
+    memberships = [make_membership(organization, make_contact(organization)) for _ in range(12)]
+    token = make_token("*")
+    barrier = threading.Barrier(len(memberships))
+    results = []
+
+    def worker(membership):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        try:
+            barrier.wait()
+            response = client.post(URL, {"membershipId": membership.pk, "classId": occurrence.pk}, format="json")
+            results.append((response.status_code, response.json().get("code")))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(m,)) for m in memberships]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [(201, None)] * 3 + [(409, "CLASS_FULL")] * 9
+    assert CheckIn.objects.filter(class_occurrence=occurrence).count() == 3
+
+
+def test_pending_area_booking_can_check_in(api, organization, area, contact):
+    start = timezone.now().replace(microsecond=0) + dt.timedelta(hours=2)
+    booking = Booking.objects.create(
+        organization=organization,
+        type="area",
+        status="pending",
+        club=area.club,
+        area=area,
+        contact=contact,
+        start_time=start,
+        end_time=start + dt.timedelta(hours=1),
+    )
+    response = api.post(URL, {"bookingId": booking.pk}, format="json")
+    assert response.status_code == 201
+    assert response.json()["classId"] is None and response.json()["clubId"] == area.club_id
+    assert Booking.objects.get(pk=booking.pk).status == "checked_in"
