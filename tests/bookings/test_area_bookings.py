@@ -260,3 +260,13 @@ def test_price_decimal_stored(api, area, contact, slot):
     assert booking.price_before_tax == Decimal("12.50")
     assert booking.payment_amount == Decimal(str(response.json()["price"]))  # same rounding as `price`
     assert Player.objects.filter(booking=booking, is_organizer=True).count() == 1
+
+
+def test_idempotency_key_replays_the_booking_without_a_second_one(api, area, contact, slot):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "book-court-1"}
+    first = api.post(URL, body(area, contact, slot), format="json", **headers)
+    second = api.post(URL, body(area, contact, slot), format="json", **headers)
+    assert first.status_code == second.status_code == 201
+    assert second["Idempotent-Replayed"] == "true"
+    assert second.json() == first.json()
+    assert Booking.objects.count() == 1
