@@ -1,5 +1,6 @@
 """Input validation of class writes (camelCase bodies mapped to model fields) and the documented response shapes."""
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField, ValidationFailed
@@ -69,6 +70,7 @@ class ClassUpdateSerializer(ClassWriteSerializer):
 CLASS_FIELD_NAMES = tuple(ClassWriteSerializer().fields)
 
 
+@extend_schema_serializer(component_name="ClassCancel")
 class CancelSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, allow_null=True, allow_blank=True, required=False)
     notifyCustomer = serializers.BooleanField(required=False, default=False, source="notify_customer")
@@ -223,24 +225,25 @@ def parse_end_move(raw, body: dict, *, scope: str, is_series: bool) -> dict:
 # --- response shapes (documentation only: responses are built by presenters) ----------------------------------
 
 
-class _ClassTypeRef(serializers.Serializer):
+class ClassTypeRef(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField(allow_null=True)
     slug = serializers.CharField(allow_null=True)
     maxPartySize = serializers.IntegerField(allow_null=True)
 
 
-class _ClubRef(serializers.Serializer):
+class ClassClubRef(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     slug = serializers.CharField(allow_null=True)
 
 
-class _AreaRef(serializers.Serializer):
+class ClassAreaRef(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
+@extend_schema_serializer(component_name="ClassRecurrence")
 class ClassRecurrenceDoc(serializers.Serializer):
     id = serializers.IntegerField()
     frequency = serializers.ChoiceField(choices=FREQUENCIES)
@@ -252,37 +255,40 @@ class ClassRecurrenceDoc(serializers.Serializer):
     status = serializers.ChoiceField(choices=("active", "paused", "cancelled"))
 
 
-class _InstructorContact(serializers.Serializer):
+class PlatformInstructorContact(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     profileImage = serializers.CharField(allow_null=True)
 
 
-class _InstructorTypeRef(serializers.Serializer):
+class PlatformInstructorTypeRef(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
+@extend_schema_serializer(component_name="PlatformInstructor")
 class PlatformInstructorDoc(serializers.Serializer):
     id = serializers.IntegerField()
     contactId = serializers.IntegerField()
     sports = serializers.ListField(child=serializers.CharField())
     typeId = serializers.IntegerField(allow_null=True)
-    type = _InstructorTypeRef(allow_null=True)
+    type = PlatformInstructorTypeRef(allow_null=True)
     experience = serializers.CharField(allow_null=True)
     hourlyRate = serializers.FloatField(allow_null=True)
     bio = serializers.JSONField(allow_null=True)
     certifications = serializers.ListField(child=serializers.CharField())
     isActive = serializers.BooleanField()
     isBookable = serializers.BooleanField()
-    contact = _InstructorContact(allow_null=True)
+    contact = PlatformInstructorContact(allow_null=True)
 
 
+@extend_schema_serializer(component_name="ClassSeriesInfo")
 class SeriesInfoDoc(serializers.Serializer):
     recurrenceId = serializers.IntegerField()
     occurrencesCreated = serializers.IntegerField()
     occurrencesRemoved = serializers.IntegerField(required=False)
 
 
+@extend_schema_serializer(component_name="Class")
 class ClassDoc(serializers.Serializer):
     """One class occurrence (`series` only on a recurring create or an end move)."""
 
@@ -292,11 +298,11 @@ class ClassDoc(serializers.Serializer):
     description = serializers.CharField(allow_null=True)
     images = serializers.ListField(child=serializers.CharField())
     classTypeId = serializers.IntegerField(allow_null=True)
-    classType = _ClassTypeRef(allow_null=True)
+    classType = ClassTypeRef(allow_null=True)
     clubId = serializers.IntegerField()
-    club = _ClubRef(allow_null=True)
+    club = ClassClubRef(allow_null=True)
     areaId = serializers.IntegerField(allow_null=True)
-    area = _AreaRef(allow_null=True)
+    area = ClassAreaRef(allow_null=True)
     startTime = serializers.DateTimeField()
     endTime = serializers.DateTimeField()
     durationMinutes = serializers.IntegerField()
@@ -329,11 +335,12 @@ class ClassDoc(serializers.Serializer):
     series = SeriesInfoDoc(required=False)
 
 
-class _EndsDoc(serializers.Serializer):
+class ClassRecurrenceEnds(serializers.Serializer):
     type = serializers.ChoiceField(choices=ENDS_TYPES)
     occurrences = serializers.IntegerField(min_value=1, max_value=520, required=False)
 
 
+@extend_schema_serializer(component_name="ClassRecurrenceCreate")
 class RecurrenceCreateDoc(serializers.Serializer):
     frequency = serializers.ChoiceField(choices=FREQUENCIES)
     interval = serializers.IntegerField(min_value=1, max_value=365, required=False, default=1)
@@ -341,17 +348,20 @@ class RecurrenceCreateDoc(serializers.Serializer):
         child=serializers.ChoiceField(choices=DAYS_OF_WEEK), min_length=1, max_length=7, required=False
     )
     endDate = serializers.DateTimeField(required=False)
-    ends = _EndsDoc(required=False)
+    ends = ClassRecurrenceEnds(required=False)
 
 
+@extend_schema_serializer(component_name="ClassRecurrenceEndMove")
 class RecurrenceEndMoveDoc(serializers.Serializer):
     endDate = serializers.DateTimeField(required=False)
-    ends = _EndsDoc()
+    ends = ClassRecurrenceEnds()
 
 
+@extend_schema_serializer(component_name="ClassCreate")
 class ClassCreateDoc(ClassWriteSerializer):
     recurrence = RecurrenceCreateDoc(required=False)
 
 
+@extend_schema_serializer(component_name="ClassUpdate")
 class ClassUpdateDoc(ClassUpdateSerializer):
     recurrence = RecurrenceEndMoveDoc(required=False)

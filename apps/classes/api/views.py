@@ -35,6 +35,10 @@ LOCALE = OpenApiParameter("locale", str, description="Language of names and desc
 SCOPE = OpenApiParameter(
     "scope", str, enum=["this", "all_future"], description="`this` (default) or this and every later occurrence."
 )
+CONFLICT = OpenApiResponse(
+    {"$ref": "#/components/schemas/Error"},
+    description="SERIES_HAS_ACTIVE_BOOKINGS, CLASS_HAS_ACTIVE_BOOKINGS or INVALID_STATE_TRANSITION",
+)
 LIST_PARAMS = [
     OpenApiParameter("startDate", str, description="Date (club clock) or date-time; on startTime, inclusive."),
     OpenApiParameter("endDate", str, description="Date (club clock) or date-time; on startTime, inclusive."),
@@ -76,20 +80,20 @@ def parse_scope(params) -> str:
         summary="Update a class (this or all future occurrences), or move where its series ends",
         request=ClassUpdateDoc,
         parameters=[SCOPE, LOCALE],
-        responses=ClassDoc,
+        responses={200: ClassDoc, 409: CONFLICT},
     ),
     destroy=extend_schema(
         operation_id="classes_delete",
         summary="Delete a class (this or all future occurrences)",
         parameters=[SCOPE],
-        responses={204: OpenApiResponse(description="Deleted")},
+        responses={204: OpenApiResponse(description="Deleted"), 409: CONFLICT},
     ),
     cancel=extend_schema(
         operation_id="classes_cancel",
         summary="Cancel a class (this or all future occurrences); bookings are kept",
         request=CancelSerializer,
         parameters=[SCOPE, LOCALE],
-        responses=ClassDoc,
+        responses={200: ClassDoc, 409: CONFLICT},
     ),
 )
 class ClassViewSet(PlatformViewSet):
