@@ -66,7 +66,10 @@ def expand_scopes(scopes) -> frozenset[str]:
     return frozenset(effective)
 
 
+_REGISTRY_INDEX = {s: i for i, s in enumerate(ALL_SCOPES)}
+
+
 def ordered(scopes) -> list[str]:
-    """Scopes in registry order, for stable output."""
-    index = {s: i for i, s in enumerate(ALL_SCOPES)}
-    return sorted(scopes, key=lambda s: index.get(s, len(index)))
+    """Scopes in registry order, for stable output (unregistered names last, alphabetically)."""
+    end = len(_REGISTRY_INDEX)
+    return sorted(scopes, key=lambda s: (_REGISTRY_INDEX.get(s, end), s))
