@@ -179,3 +179,13 @@ def test_concurrent_request_with_the_same_key_is_409(client_for, organization):
     assert replay["Idempotent-Replayed"] == "true"
     assert replay.json() == results["slow"].json()
     assert Contact.objects.filter(first_name="Slow").count() == 1
+
+
+def test_purge_task_drops_records_older_than_a_day(api):
+    from apps.api.tasks import purge_idempotency_records
+
+    post(api, {"firstName": "Old"}, "old")
+    post(api, {"firstName": "New"}, "new")
+    IdempotencyRecord.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=25))
+    assert purge_idempotency_records.delay().get() == 1
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
