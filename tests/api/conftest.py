@@ -1,6 +1,10 @@
+import time
+from types import SimpleNamespace
+
 import pytest
 from rest_framework.test import APIClient
 
+from apps.api import ratelimit
 from apps.organizations.models import ApiKey
 
 PROBES = "/v1/platform/_test/probes"
@@ -21,3 +25,10 @@ def bearer(token: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
     return client
+
+
+@pytest.fixture(autouse=True)
+def _rate_limit_clock_stands_still(monkeypatch):
+    """Fixed windows: a test making many requests must not straddle a window boundary (counts would reset)."""
+    frozen = int(time.time())
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: frozen))
