@@ -105,6 +105,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.classes.tasks.extend_open_series",
         "schedule": env.int("SERIES_EXTEND_INTERVAL_SECONDS", default=3600),
     },
+    "purge-idempotency-records": {"task": "apps.api.tasks.purge_idempotency_records", "schedule": 86400},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

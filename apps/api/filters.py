@@ -44,7 +44,10 @@ def _parse_bound(params, name, tz: dt.tzinfo, end: bool):
     if raw in (None, ""):
         return None
     if len(raw) == 10:
-        day = parse_date(raw)
+        try:
+            day = parse_date(raw)
+        except ValueError:  # well-formed but impossible, e.g. 2031-13-01
+            day = None
         if day is None:
             raise ValidationFailed({name: ["Must be a date (YYYY-MM-DD) or a date-time with an offset."]})
         if end:

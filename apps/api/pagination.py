@@ -44,7 +44,7 @@ class PagePagination(BasePagination):
         self.limit, self.offset = parse_page_params(request.query_params)
         if hasattr(queryset, "ordered") and not queryset.ordered:
             raise AssertionError(f"{view.__class__.__name__} paginates an unordered queryset")
-        self.total = queryset.count() if hasattr(queryset, "count") else len(queryset)
+        self.total = len(queryset) if isinstance(queryset, list | tuple) else queryset.count()
         if self.total == 0 or self.offset >= self.total:
             return []
         return list(queryset[self.offset : self.offset + self.limit])

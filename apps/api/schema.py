@@ -35,6 +35,15 @@ class PlatformAutoSchema(AutoSchema):
         scopes = [scope] if isinstance(scope, str) else sorted_any_of(scope)
         return [{"customerApiAuth": []}] + [{"platformOAuth": [s]} for s in scopes]
 
+    def _resolve_path_parameters(self, variables):
+        parameters = super()._resolve_path_parameters(variables)
+        for parameter in parameters:
+            schema = parameter.get("schema", {})
+            # Ids are integers (API.md §1); the digits-only lookup regex made them read as strings.
+            if schema.get("type") == "string" and schema.get("pattern") == "^[0-9]+$":
+                parameter["schema"] = {"type": "integer"}
+        return parameters
+
     def get_operation(self, *args, **kwargs):
         operation = super().get_operation(*args, **kwargs)
         if operation is None:

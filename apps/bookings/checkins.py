@@ -42,8 +42,6 @@ def check_in_booking(*, organization, booking, checked_in_at=None, source="api")
             raise AlreadyCheckedIn(existing)
         if booking.status not in ("pending", "confirmed"):
             raise InvalidStateTransition(booking.status)
-        if booking.contact_id is None and not CheckIn._meta.get_field("contact").null:
-            raise Conflict("An anonymous seat (no contact) cannot be checked in yet.")
         at = checked_in_at or timezone.now()
         booking.status = "checked_in"
         booking.checked_in_at = at

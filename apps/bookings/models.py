@@ -123,7 +123,7 @@ class CheckIn(models.Model):
         "classes.ClassOccurrence", null=True, blank=True, on_delete=models.SET_NULL, related_name="checkins"
     )
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE)
-    contact = models.ForeignKey("contacts.Contact", on_delete=models.CASCADE)
+    contact = models.ForeignKey("contacts.Contact", null=True, blank=True, on_delete=models.SET_NULL)
     source = models.CharField(max_length=20, default="api")
     checked_in_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)

@@ -41,20 +41,10 @@ def emit_booking(booking, type_, changed_fields=None):
 
 
 def emit_availability_changed(organization_id, area, start_time, end_time):
-    club_tz = ZoneInfo(area.club.timezone or "UTC")
-    emit(
-        organization_id,
-        "availability.changed",
-        {
-            "organizationId": organization_id,
-            "clubId": area.club_id,
-            "areaId": area.id,
-            "date": start_time.astimezone(club_tz).date().isoformat(),
-            "startTime": start_time,
-            "endTime": end_time,
-            "cause": "booking",
-        },
-    )
+    """A booking freed or took court time: one payload builder for every cause (times rendered in UTC)."""
+    from apps.clubs.services import emit_availability_changed as emit_for_area
+
+    emit_for_area(area, start_time, end_time, cause="booking")
 
 
 def _notify(booking, kind, subject, body):

@@ -290,3 +290,29 @@ def test_pending_area_booking_can_check_in(api, organization, area, contact):
     assert response.status_code == 201
     assert response.json()["classId"] is None and response.json()["clubId"] == area.club_id
     assert Booking.objects.get(pk=booking.pk).status == "checked_in"
+
+
+def test_check_in_an_anonymous_seat(api, organization, yoga):
+    seat = Booking.objects.create(
+        organization=organization,
+        club=yoga.club,
+        class_occurrence=yoga,
+        contact=None,
+        booker_name="Order #42",
+        type="class",
+        status="confirmed",
+        start_time=yoga.start_time,
+        end_time=yoga.end_time,
+        entrance_method="direct_payment",
+        payment_status="paid",
+        payment_amount="12.10",
+        source="portal",
+    )
+    response = api.post(URL, {"bookingId": seat.pk}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["contactId"] is None and body["contactName"] is None and body["bookingId"] == seat.pk
+    seat.refresh_from_db()
+    assert seat.status == "checked_in"
+    row = api.get(f"/v1/platform/classes/{yoga.pk}/bookings").json()["data"][0]
+    assert row["contactId"] is None and row["bookerName"] == "Order #42" and row["checkedIn"] is True
