@@ -6,12 +6,12 @@ Views, the admin, management commands and other apps call these; they raise `app
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from apps.api.exceptions import ApiError, DuplicateValue, ValidationFailed
+from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFailed
 from apps.domain_events.services import emit
 
 from .models import Area, AreaBlock, AreaType, Club
@@ -134,23 +134,36 @@ def _check_area_type_slug(organization, slug: str, exclude_id=None) -> None:
         raise DuplicateValue("slug", existing.id)
 
 
-@transaction.atomic
+def _save_area_type(organization, area_type: AreaType) -> AreaType:
+    """Insert or update; a slug taken by a concurrent writer between the check and the write is a 409, not a 500."""
+    try:
+        with transaction.atomic():
+            area_type.save()
+    except IntegrityError:
+        existing = AreaType.objects.filter(organization=organization, slug=area_type.slug).first()
+        raise DuplicateValue("slug", existing.id if existing else None)
+    return area_type
+
+
 def create_area_type(organization, *, name: str, slug: str | None = None, max_players=None) -> AreaType:
     if slug:
         _check_area_type_slug(organization, slug)
     else:
         slug = _unique_area_type_slug(organization, slugify(name))
-    return AreaType.objects.create(organization=organization, name=name, slug=slug, max_players=max_players)
+    area_type = AreaType(organization=organization, name=name, slug=slug, max_players=max_players)
+    return _save_area_type(organization, area_type)
 
 
-@transaction.atomic
 def update_area_type(area_type: AreaType, changes: dict) -> AreaType:
+    """Apply `changes`; an empty or no-op PATCH writes nothing and keeps `updatedAt`."""
+    changes = {field: value for field, value in changes.items() if getattr(area_type, field) != value}
+    if not changes:
+        return area_type
     if "slug" in changes:
         _check_area_type_slug(area_type.organization_id, changes["slug"], exclude_id=area_type.id)
     for field, value in changes.items():
         setattr(area_type, field, value)
-    area_type.save()
-    return area_type
+    return _save_area_type(area_type.organization_id, area_type)
 
 
 # --- Areas ---------------------------------------------------------------------------------------------------
@@ -173,10 +186,14 @@ def create_area(organization, *, club: Club, name: str, **fields) -> Area:
 
 @transaction.atomic
 def update_area(area: Area, changes: dict) -> Area:
+    """Apply `changes` on the locked row; an empty or no-op PATCH writes nothing and keeps `updatedAt`."""
+    area = Area.objects.select_for_update(of=("self",)).select_related("area_type", "club").get(pk=area.pk)
+    changes = {f: v for f, v in changes.items() if f in AREA_FIELDS and getattr(area, f) != v}
+    if not changes:
+        return area
     was_active = area.is_active
     for field, value in changes.items():
-        if field in AREA_FIELDS:
-            setattr(area, field, value)
+        setattr(area, field, value)
     area.save()
     if area.is_active != was_active:
         emit_availability_changed(area, cause="area")
@@ -245,6 +262,8 @@ def delete_block(block: AreaBlock) -> None:
     """Unblock: the block is removed and its time becomes bookable again."""
     with transaction.atomic():
         area = Area.objects.select_for_update().select_related("club").get(pk=block.area_id)
+        if not AreaBlock.objects.filter(pk=block.pk).exists():  # a concurrent unblock got there first
+            raise NotFound()
         data = _present_block(block)
         block.delete()
         emit(area.organization_id, "area_block.deleted", data)
@@ -254,6 +273,23 @@ def delete_block(block: AreaBlock) -> None:
 # --- Availability --------------------------------------------------------------------------------------------
 
 MAX_AVAILABILITY_DAYS = 14
+MAX_AVAILABILITY_MINUTES = MAX_AVAILABILITY_DAYS * 24 * 60
+
+# Instants a club clock can always represent, with a day's margin for "24:00" and overnight hours.
+EARLIEST_INSTANT = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+LATEST_INSTANT = dt.datetime(9999, 12, 1, tzinfo=dt.UTC)
+
+
+def check_instant_range(field: str, value: dt.datetime | None) -> None:
+    """A 400 on `field` for an instant no club clock can represent (converting it would overflow)."""
+    if value is not None and not EARLIEST_INSTANT <= value <= LATEST_INSTANT:
+        raise ValidationFailed({field: ["Must be between 1900-01-01 and 9999-12-01."]})
+
+
+def next_whole_minute(value: dt.datetime) -> dt.datetime:
+    """`value` rounded up to a whole minute, so free time starting now reads 10:21:00Z rather than 10:20:13.52Z."""
+    rounded = value.replace(second=0, microsecond=0)
+    return rounded if rounded == value else rounded + dt.timedelta(minutes=1)
 
 
 def _subtract(free: list[tuple], busy_start, busy_end) -> list[tuple]:

@@ -5,6 +5,7 @@ from rest_framework import serializers
 from apps.api.fields import OrganizationObjectField, StrictDateTimeField
 
 from ..models import Area, AreaType, Club
+from ..services import EARLIEST_INSTANT, LATEST_INSTANT
 
 # --- Input ---------------------------------------------------------------------------------------------------
 
@@ -49,6 +50,13 @@ class AreaBlockCreateSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=255, required=False, allow_null=True, allow_blank=True)
 
     def validate(self, attrs):
+        out_of_range = {
+            name: ["Must be between 1900-01-01 and 9999-12-01."]
+            for field, name in (("start_time", "startTime"), ("end_time", "endTime"))
+            if not EARLIEST_INSTANT <= attrs[field] <= LATEST_INSTANT
+        }
+        if out_of_range:
+            raise serializers.ValidationError(out_of_range)
         if attrs["end_time"] <= attrs["start_time"]:
             raise serializers.ValidationError({"endTime": ["Must be after `startTime`."]})
         return attrs

@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.response import Response
 
-from apps.api.exceptions import ValidationFailed
+from apps.api.exceptions import NotFound, ValidationFailed
 from apps.api.filters import apply_ordering, parse_bool, parse_int
 from apps.api.filters import date_window as _date_window
 from apps.api.pagination import page_body, parse_page_params
@@ -23,12 +23,22 @@ from . import serializers as s
 
 
 def date_window(params, tz):
-    """The shared window parser, with a well-formed but impossible date (`2031-13-01`) as a 400, not a 500."""
+    """The shared window parser, with an impossible (`2031-13-01`) or out-of-range (`9999-12-31`) date as a 400."""
     try:
         return _date_window(params, tz)
-    except ValueError:
+    except (ValueError, OverflowError):
         names = [n for n in ("startDate", "endDate") if params.get(n)]
         raise ValidationFailed({n: ["Must be a valid date (YYYY-MM-DD) or a date-time with an offset."] for n in names})
+
+
+def text_param(params, name) -> str | None:
+    """A free-text query value; a NUL character (which PostgreSQL cannot compare) is a 400, not a 500."""
+    raw = params.get(name)
+    if raw in (None, ""):
+        return None
+    if "\x00" in raw:
+        raise ValidationFailed({name: ["Must not contain NUL characters."]})
+    return raw
 
 
 def _param(name, type_=OpenApiTypes.STR, description="", required=False, enum=None):
@@ -36,8 +46,8 @@ def _param(name, type_=OpenApiTypes.STR, description="", required=False, enum=No
 
 
 def _sports_q(params, field="sports") -> Q | None:
-    raw = params.get("sport")
-    if raw in (None, ""):
+    raw = text_param(params, "sport")
+    if raw is None:
         return None
     q = Q()
     for sport in (v.strip() for v in raw.split(",") if v.strip()):
@@ -93,16 +103,22 @@ class ClubViewSet(PlatformViewSet):
     def list(self, request):
         params = request.query_params
         qs = self.get_queryset()
-        if params.get("q"):
-            qs = qs.filter(Q(name__icontains=params["q"]) | Q(city__icontains=params["q"]))
-        if params.get("city"):
-            qs = qs.filter(city__iexact=params["city"])
+        q, city = text_param(params, "q"), text_param(params, "city")
+        if q:
+            qs = qs.filter(Q(name__icontains=q) | Q(city__icontains=q))
+        if city:
+            qs = qs.filter(city__iexact=city)
         sports = _sports_q(params)
         if sports is not None:
             qs = qs.filter(sports)
         qs = apply_ordering(qs, params, self.ordering_fields, "-createdAt")
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(self._present(page))
+
+    def get_object(self):
+        if "\x00" in self.kwargs.get("slug", ""):  # no slug holds NUL, and PostgreSQL cannot compare it
+            raise NotFound()
+        return super().get_object()
 
     def retrieve(self, request, slug=None):
         return Response(self._present([self.get_object()])[0])
@@ -146,8 +162,9 @@ class AreaTypeViewSet(PlatformViewSet):
     def list(self, request):
         params = request.query_params
         qs = self.get_queryset()
-        if params.get("q"):
-            qs = qs.filter(name__icontains=params["q"])
+        q = text_param(params, "q")
+        if q:
+            qs = qs.filter(name__icontains=q)
         qs = apply_ordering(qs, params, self.ordering_fields, "-createdAt")
         page = self.paginate_queryset(qs)
         return self.get_paginated_response([present_area_type(t) for t in page])
@@ -225,8 +242,9 @@ class AreaViewSet(PlatformViewSet):
         sports = _sports_q(params)
         if sports is not None:
             qs = qs.filter(sports)
-        if params.get("q"):
-            qs = qs.filter(name__icontains=params["q"])
+        q = text_param(params, "q")
+        if q:
+            qs = qs.filter(name__icontains=q)
         qs = apply_ordering(qs, params, self.ordering_fields, "position")
         page = self.paginate_queryset(qs)
         return self.get_paginated_response([present_area(a) for a in page])
@@ -390,29 +408,25 @@ class AvailabilityViewSet(PlatformViewSet):
             raise ValidationFailed({"clubId": [f"No club with id {club_id} exists in this organization."]})
         tz = services.club_tz(club)
 
-        for name in ("startDate", "endDate"):
-            raw = params.get(name) or ""
-            if len(raw) == 10:
-                try:
-                    dt.date.fromisoformat(raw)
-                except ValueError:
-                    raise ValidationFailed({name: ["Must be a valid date (YYYY-MM-DD) or a date-time with an offset."]})
-        window_params = {"startDate": params["startDate"], "endDate": params.get("endDate") or ""}
-        if not window_params["endDate"]:
-            start_raw = window_params["startDate"]
-            if len(start_raw) == 10:
-                window_params["endDate"] = start_raw
-            else:
-                lower = date_window({"startDate": start_raw}, tz)[0]
-                window_params["endDate"] = lower.astimezone(tz).date().isoformat()
-        lower, upper, _ = date_window(window_params, tz)  # an inclusive end instant adds no free time
+        start_raw, end_raw = params["startDate"], params.get("endDate") or ""
+        lower = date_window({"startDate": start_raw}, tz)[0]
+        services.check_instant_range("startDate", lower)
+        if end_raw:
+            services.check_instant_range("endDate", date_window({"endDate": end_raw}, tz)[1])
+        elif len(start_raw) == 10:
+            end_raw = start_raw
+        else:  # a start instant runs to the end of that club-local day
+            end_raw = lower.astimezone(tz).date().isoformat()
+        lower, upper, _ = date_window({"startDate": start_raw, "endDate": end_raw}, tz)  # inclusive end adds nothing
         days = (upper - dt.timedelta(microseconds=1)).astimezone(tz).date() - lower.astimezone(tz).date()
         if days.days + 1 > services.MAX_AVAILABILITY_DAYS:
             raise ValidationFailed({"endDate": ["The range may span at most 14 days."]})
 
         min_minutes = parse_int(params, "minDurationMinutes")
-        if min_minutes is not None and min_minutes < 1:
-            raise ValidationFailed({"minDurationMinutes": ["Must be at least 1."]})
+        if min_minutes is not None and not 1 <= min_minutes <= services.MAX_AVAILABILITY_MINUTES:
+            raise ValidationFailed(
+                {"minDurationMinutes": [f"Must be between 1 and {services.MAX_AVAILABILITY_MINUTES} (14 days)."]}
+            )
 
         areas = Area.objects.filter(organization=self.organization, club=club, is_active=True)
         area_id = parse_int(params, "areaId")
@@ -429,7 +443,7 @@ class AvailabilityViewSet(PlatformViewSet):
             lower,
             upper,
             min_duration=dt.timedelta(minutes=min_minutes) if min_minutes else None,
-            not_before=timezone.now(),
+            not_before=services.next_whole_minute(timezone.now()),
         )
         limit, offset = parse_page_params(params)
         return Response(page_body(rows[offset : offset + limit], len(rows), limit, offset))
