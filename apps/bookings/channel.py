@@ -63,7 +63,8 @@ def create_channel_booking(organization, data: dict) -> Booking:
                     price_before_tax=data.get("price_before_tax"),
                 )
                 if data.get("payment"):
-                    booking = apply_payment_report(booking, **data["payment"])
+                    # one `booking.created` (built after commit, so it carries the payment), no extra update event
+                    booking = apply_payment_report(booking, emit_event=False, **data["payment"])
             else:
                 booking = create_area_booking(
                     organization=organization,

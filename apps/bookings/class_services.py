@@ -23,7 +23,7 @@ from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
 from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
-from .roster import present_class_booking, present_waitlist_entry
+from .roster import present_waitlist_entry
 
 EVENT_CTX = {"can_read_contacts": False}  # event payloads hide contact e-mails, as H6's booking events do
 
@@ -146,14 +146,12 @@ def ensure_seat_free(occurrence) -> None:
 # --- event payloads ----------------------------------------------------------------------------------------------
 
 
-def booking_event_data(booking, organization=None) -> dict:
-    """The Booking shape for `booking.*` events (H6's `present_booking`; e-mails hidden like every event payload).
-    Falls back to the Class booking row while that presenter is not there."""
-    try:
-        from .presenters import booking_context, present_booking
-    except ImportError:
-        return present_class_booking(booking, EVENT_CTX)
-    return present_booking(booking, booking_context(organization or booking.organization))
+def booking_event_data(booking, organization=None):
+    """The Booking shape for `booking.*` events: the one builder in `services` (runs after commit, so the payload
+    is the committed row; e-mails hidden like every event payload)."""
+    from .services import booking_event_data as build_after_commit
+
+    return build_after_commit(booking.pk)
 
 
 # --- booking into a class ----------------------------------------------------------------------------------------

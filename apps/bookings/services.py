@@ -9,7 +9,7 @@ the Area row with `select_for_update` inside its transaction before checking for
 from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
@@ -134,6 +134,32 @@ def _ensure_slot_free(area, start_time, end_time, exclude_booking_id=None):
             status=409,
             details={"conflicts": conflicts},
         )
+
+
+OVERLAP_CONSTRAINT = "booking_area_no_overlap"  # PostgreSQL exclusion constraint, migration 0005
+
+
+def _is_overlap_violation(error) -> bool:
+    diag = getattr(getattr(error, "__cause__", None), "diag", None)
+    return getattr(diag, "constraint_name", None) == OVERLAP_CONSTRAINT
+
+
+def _save_area_booking(booking, **save_kwargs):
+    """Save inside a savepoint; the database's exclusion constraint (defense in depth beside the Area row lock)
+    answers like the overlap check: 409 SLOT_UNAVAILABLE."""
+    try:
+        with transaction.atomic():
+            booking.save(**save_kwargs)
+    except IntegrityError as error:
+        if not _is_overlap_violation(error):
+            raise
+        conflicts = find_area_conflicts(booking.area, booking.start_time, booking.end_time, booking.pk)
+        raise ApiError(
+            "The area is already taken at that time.",
+            code="SLOT_UNAVAILABLE",
+            status=409,
+            details={"conflicts": conflicts},
+        ) from error
 
 
 def _check_times(start_time, end_time):
@@ -289,7 +315,7 @@ def create_area_booking(
             entrance_method="direct_payment",
         )
         _set_price(booking, organization, price_before_tax)
-        booking.save()
+        _save_area_booking(booking)
         _add_players(booking, contact, players, max_players)
         if payment:
             apply_payment_report(booking, emit_event=False, **payment)
@@ -383,7 +409,10 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
                 setattr(booking, name, changes[name])
                 changed.append(API_NAMES[name])
         if changed:
-            booking.save()
+            if moved:
+                _save_area_booking(booking)
+            else:
+                booking.save()
             emit_booking(booking, "booking.updated", changed)
         if moved:
             emit_availability_changed(booking.organization_id, moved[0], moved[1], moved[2])

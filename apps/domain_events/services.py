@@ -35,23 +35,52 @@ def subscribe(handler):
     return handler
 
 
+def _payload(data):
+    return orjson.loads(dumps(data() if callable(data) else data))
+
+
+def _notify_subscribers(events):
+    for event in events:
+        for handler in _subscribers:
+            handler(event)
+
+
 def emit(organization, type: str, data, changed_fields=None):
     """Record `type` for `organization` after the current transaction commits.
 
     `data` may be a dict or a zero-argument callable building it; a callable runs after commit, so it sees the
     committed state.
     """
+    emit_many(organization, [(type, data, changed_fields)])
+
+
+def emit_many(organization, events):
+    """Record several events of `organization` after the current transaction commits: one bulk insert, then the
+    subscribers, in the given order.
+
+    `events` is a list of `(type, data, changed_fields)` tuples; `data` may be a dict or a zero-argument callable
+    (run after commit); `changed_fields` may be None. A rolled-back transaction records none of them.
+    """
+    events = list(events)
+    if not events:
+        return
+    organization_id = getattr(organization, "pk", organization)
 
     def record():
-        payload = orjson.loads(dumps(data() if callable(data) else data))
-        event = DomainEvent.objects.create(
-            id=new_event_id(),
-            organization_id=getattr(organization, "pk", organization),
-            type=type,
-            data=payload,
-            changed_fields=list(changed_fields) if changed_fields else None,
-        )
-        for handler in _subscribers:
-            handler(event)
+        rows = [
+            DomainEvent(
+                id=new_event_id(),
+                organization_id=organization_id,
+                type=type_,
+                data=_payload(data),
+                changed_fields=list(changed_fields) if changed_fields else None,
+            )
+            for type_, data, changed_fields in events
+        ]
+        if len(rows) == 1:
+            rows[0].save(force_insert=True)
+        else:
+            DomainEvent.objects.bulk_create(rows)
+        _notify_subscribers(rows)
 
     transaction.on_commit(record)

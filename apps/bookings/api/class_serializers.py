@@ -6,13 +6,14 @@ describe them.
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField, StrictDateTimeField
+from apps.api.fields import OrganizationObjectField
 from apps.billing.models import Membership
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
 from ..models import Booking
+from .serializers import BoundedDateTimeField
 
 
 class ActiveContactField(OrganizationObjectField):
@@ -53,7 +54,7 @@ class CheckInCreateSerializer(serializers.Serializer):
     membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
     classId = OrganizationObjectField(model=ClassOccurrence, source="occurrence", required=False, allow_null=True)
     clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
-    checkedInAt = StrictDateTimeField(source="checked_in_at", required=False, allow_null=True)
+    checkedInAt = BoundedDateTimeField(source="checked_in_at", required=False, allow_null=True)
 
     def validate(self, attrs):
         booking, membership = attrs.get("booking"), attrs.get("membership")

@@ -8,6 +8,20 @@ from apps.clubs.models import Area
 from apps.contacts.models import Contact
 
 MONEY = {"max_digits": 10, "decimal_places": 2, "min_value": 0, "coerce_to_string": False}
+EARLIEST_YEAR, LATEST_YEAR = 1900, 2199
+
+
+class BoundedDateTimeField(StrictDateTimeField):
+    """A strict date-time within years 1900..2199: anything else is a 400, never an overflow deeper down (a time at
+    the edge of the calendar cannot be moved to a club's clock)."""
+
+    default_error_messages = {"out_of_range": f"Must be between {EARLIEST_YEAR}-01-01 and {LATEST_YEAR}-12-31."}
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        if not EARLIEST_YEAR <= parsed.year <= LATEST_YEAR:
+            self.fail("out_of_range")
+        return parsed
 
 
 class PlayerInputSerializer(serializers.Serializer):
@@ -29,8 +43,8 @@ class PlayerInputSerializer(serializers.Serializer):
 
 class AreaBookingCreateSerializer(serializers.Serializer):
     areaId = OrganizationObjectField(model=Area, source="area")
-    startTime = StrictDateTimeField(source="start_time")
-    endTime = StrictDateTimeField(source="end_time")
+    startTime = BoundedDateTimeField(source="start_time")
+    endTime = BoundedDateTimeField(source="end_time")
     contactId = OrganizationObjectField(model=Contact, source="contact")
     players = PlayerInputSerializer(many=True, required=False)
     sport = serializers.CharField(required=False, allow_null=True, max_length=60)
@@ -49,8 +63,8 @@ class BookingUpdateSerializer(serializers.Serializer):
     """Area bookings: reschedule, price, sport, notes, status (pending -> confirmed). Class: notes, classId."""
 
     areaId = OrganizationObjectField(model=Area, source="area", required=False)
-    startTime = StrictDateTimeField(source="start_time", required=False)
-    endTime = StrictDateTimeField(source="end_time", required=False)
+    startTime = BoundedDateTimeField(source="start_time", required=False)
+    endTime = BoundedDateTimeField(source="end_time", required=False)
     priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, **MONEY)
     sport = serializers.CharField(required=False, allow_null=True, max_length=60)
     notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
@@ -73,7 +87,7 @@ class PaymentReportFieldsSerializer(serializers.Serializer):
     refundedAmount = serializers.DecimalField(source="refunded_amount", required=False, **MONEY)
     reference = serializers.CharField(max_length=255)
     fee = serializers.DecimalField(required=False, **MONEY)
-    paidAt = StrictDateTimeField(source="paid_at", required=False)
+    paidAt = BoundedDateTimeField(source="paid_at", required=False)
 
 
 class PaymentReportSerializer(serializers.Serializer):
@@ -97,8 +111,8 @@ class ChannelBookingCreateSerializer(serializers.Serializer):
     externalId = serializers.CharField(source="external_id", max_length=100)
     type = serializers.ChoiceField(choices=["area", "class"], required=False, default="area")
     areaId = OrganizationObjectField(model=Area, source="area", required=False)
-    startTime = StrictDateTimeField(source="start_time", required=False)
-    endTime = StrictDateTimeField(source="end_time", required=False)
+    startTime = BoundedDateTimeField(source="start_time", required=False)
+    endTime = BoundedDateTimeField(source="end_time", required=False)
     classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
     contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
     contact = ChannelContactSerializer(source="new_contact", required=False)
