@@ -37,6 +37,7 @@ class Club(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [models.UniqueConstraint(fields=["organization", "slug"], name="uniq_club_slug")]
+        indexes = [models.Index(fields=["organization", "created_at", "id"], name="club_org_created")]
 
     def __str__(self):
         return self.name
@@ -82,6 +83,7 @@ class AreaType(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["organization", "slug"], name="uniq_area_type_slug")]
+        indexes = [models.Index(fields=["organization", "created_at", "id"], name="area_type_org_created")]
 
     def __str__(self):
         return self.name
@@ -105,6 +107,7 @@ class Area(models.Model):
 
     class Meta:
         ordering = ["position", "id"]
+        indexes = [models.Index(fields=["organization", "position", "id"], name="area_org_position")]
 
     def __str__(self):
         return f"{self.club} / {self.name}"
@@ -123,7 +126,10 @@ class AreaBlock(models.Model):
 
     class Meta:
         ordering = ["start_time", "id"]
-        indexes = [models.Index(fields=["area", "start_time", "end_time"])]
+        indexes = [
+            models.Index(fields=["area", "start_time", "end_time"]),
+            models.Index(fields=["organization", "start_time", "id"], name="area_block_org_start"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(end_time__gt=models.F("start_time")), name="block_end_after_start")
         ]

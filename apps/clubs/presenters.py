@@ -1,39 +1,68 @@
 """Response shapes of clubs, areas, area types and blocks: plain functions over prefetched rows, no queries.
 
-`present_club` expects the queryset of `club_queryset()` (active areas prefetched, public rating annotated) and a
-context from `club_context()` (amenities of the whole page, fetched in one query).
+Clubs are read as value rows (`club_rows()`: only the fields the shape shows, the public rating as two correlated
+subqueries, so the page count stays a plain `COUNT(*)`), then `club_context()` fetches, for the whole page, the
+active areas' images and the amenities in one query each. `present_club(row, ctx)` does no query.
 """
 
 import datetime as dt
+from collections import defaultdict
 
-from django.db.models import Avg, Count, Prefetch, Q
+from django.db.models import Avg, Count, IntegerField, OuterRef, QuerySet, Subquery
 
 from apps.api.presenters import money
 
-from .models import Amenity, Area, Club
+from .models import Amenity, Area, ClubReview
+
+CLUB_FIELDS = (
+    "id",
+    "name",
+    "slug",
+    "address",
+    "city",
+    "state",
+    "country",
+    "postal_code",
+    "phone",
+    "email",
+    "website",
+    "logo",
+    "images",
+    "amenities",
+    "sports",
+    "social_profiles",
+    "timezone",
+)
 
 
-def club_queryset():
-    """Clubs with what `present_club` reads: active areas (for images) and the public rating."""
-    return Club.objects.annotate(
-        rating_average=Avg("reviews__rating", filter=Q(reviews__is_public=True)),
-        rating_total=Count("reviews", filter=Q(reviews__is_public=True)),
-    ).prefetch_related(
-        Prefetch(
-            "areas",
-            queryset=Area.objects.filter(is_active=True)
-            .only("id", "club_id", "images", "position")
-            .order_by("position", "id"),
-            to_attr="active_areas",
-        )
-    )
+def club_rows(queryset: QuerySet) -> QuerySet:
+    """`queryset` (clubs, filtered and ordered) as value rows with what `present_club` reads."""
+    public = ClubReview.objects.filter(club=OuterRef("pk"), is_public=True).order_by().values("club")
+    return queryset.annotate(
+        rating_average=Subquery(public.annotate(v=Avg("rating")).values("v")[:1]),
+        rating_total=Subquery(public.annotate(v=Count("id")).values("v")[:1], output_field=IntegerField()),
+    ).values(*CLUB_FIELDS, "rating_average", "rating_total")
 
 
-def club_context(clubs, organization, locale: str | None) -> dict:
-    """One query for every amenity named by `clubs`."""
-    codes = {code for club in clubs for code in (club.amenities or []) if isinstance(code, str)}
+def club_context(rows, organization, locale: str | None) -> dict:
+    """Two queries for the whole page: active areas' images (in area order) and every amenity named."""
+    ids = [row["id"] for row in rows]
+    area_images = defaultdict(list)
+    if ids:
+        for club_id, images in (
+            Area.objects.filter(club_id__in=ids, is_active=True)
+            .order_by("club_id", "position", "id")
+            .values_list("club_id", "images")
+        ):
+            area_images[club_id].append(images)
+    codes = {code for row in rows for code in (row["amenities"] or []) if isinstance(code, str)}
     amenities = {a.code: a for a in Amenity.objects.filter(code__in=codes)} if codes else {}
-    return {"amenities": amenities, "locale": locale, "default_language": organization.default_language}
+    return {
+        "amenities": amenities,
+        "area_images": area_images,
+        "locale": locale,
+        "default_language": organization.default_language,
+    }
 
 
 def resolve_amenity(code: str, amenity: Amenity | None, locale, default_language) -> dict:
@@ -44,47 +73,44 @@ def resolve_amenity(code: str, amenity: Amenity | None, locale, default_language
     return {"id": amenity.code, "name": name, "icon": amenity.icon, "category": amenity.category}
 
 
-def club_images(club) -> list[str]:
+def club_images(own: list, area_images: list[list]) -> list[str]:
     """The club's images, then each active area's, de-duplicated with the first occurrence kept."""
-    areas = getattr(club, "active_areas", None)
-    if areas is None:
-        areas = club.areas.filter(is_active=True).order_by("position", "id")
     seen, images = set(), []
-    for image in list(club.images or []) + [img for area in areas for img in (area.images or [])]:
-        if image not in seen:
-            seen.add(image)
-            images.append(image)
+    for group in [own or [], *area_images]:
+        for image in group or []:
+            if image not in seen:
+                seen.add(image)
+                images.append(image)
     return images
 
 
-def present_club(club, ctx: dict) -> dict:
-    amenities = [code for code in (club.amenities or []) if isinstance(code, str)]
+def present_club(row: dict, ctx: dict) -> dict:
+    amenities = [code for code in (row["amenities"] or []) if isinstance(code, str)]
+    locale, default_language, catalogue = ctx.get("locale"), ctx.get("default_language"), ctx["amenities"]
     data = {
-        "id": club.id,
-        "name": club.name,
-        "slug": club.slug,
-        "address": club.address,
-        "city": club.city,
-        "state": club.state,
-        "country": club.country,
-        "postalCode": club.postal_code,
-        "phone": club.phone,
-        "email": club.email,
-        "website": club.website,
-        "logo": club.logo,
-        "images": club_images(club),
+        "id": row["id"],
+        "name": row["name"],
+        "slug": row["slug"],
+        "address": row["address"],
+        "city": row["city"],
+        "state": row["state"],
+        "country": row["country"],
+        "postalCode": row["postal_code"],
+        "phone": row["phone"],
+        "email": row["email"],
+        "website": row["website"],
+        "logo": row["logo"],
+        "images": club_images(row["images"], ctx["area_images"].get(row["id"], [])),
         "amenities": amenities,
         "amenitiesResolved": [
-            resolve_amenity(code, ctx["amenities"].get(code), ctx.get("locale"), ctx.get("default_language"))
-            for code in amenities
+            resolve_amenity(code, catalogue.get(code), locale, default_language) for code in amenities
         ],
-        "sports": list(club.sports or []),
-        "socialProfiles": dict(club.social_profiles or {}),
-        "timezone": club.timezone,
+        "sports": list(row["sports"] or []),
+        "socialProfiles": dict(row["social_profiles"] or {}),
+        "timezone": row["timezone"],
     }
-    total = getattr(club, "rating_total", None)
-    if total:
-        data["rating"] = {"average": round(float(club.rating_average), 1), "total": total}
+    if row["rating_total"]:  # omitted, not null, without public reviews
+        data["rating"] = {"average": round(float(row["rating_average"]), 1), "total": row["rating_total"]}
     return data
 
 

@@ -18,7 +18,7 @@ from apps.api.views import PlatformViewSet
 
 from .. import services
 from ..models import Area, AreaBlock, AreaType, Club
-from ..presenters import club_context, club_queryset, present_area, present_area_type, present_block, present_club
+from ..presenters import club_context, club_rows, present_area, present_area_type, present_block, present_club
 from . import serializers as s
 
 
@@ -93,12 +93,9 @@ class ClubViewSet(PlatformViewSet):
     required_scopes = {"list": "clubs:read", "retrieve": "clubs:read"}
     ordering_fields = {"name": "name", "createdAt": "created_at", "id": "id"}
 
-    def base_queryset(self):
-        return club_queryset()
-
-    def _present(self, clubs):
-        ctx = club_context(clubs, self.organization, self.request.query_params.get("locale"))
-        return [present_club(club, ctx) for club in clubs]
+    def _present(self, rows):
+        ctx = club_context(rows, self.organization, self.request.query_params.get("locale"))
+        return [present_club(row, ctx) for row in rows]
 
     def list(self, request):
         params = request.query_params
@@ -112,7 +109,7 @@ class ClubViewSet(PlatformViewSet):
         if sports is not None:
             qs = qs.filter(sports)
         qs = apply_ordering(qs, params, self.ordering_fields, "-createdAt")
-        page = self.paginate_queryset(qs)
+        page = self.paginate_queryset(club_rows(qs))
         return self.get_paginated_response(self._present(page))
 
     def get_object(self):
@@ -121,7 +118,10 @@ class ClubViewSet(PlatformViewSet):
         return super().get_object()
 
     def retrieve(self, request, slug=None):
-        return Response(self._present([self.get_object()])[0])
+        rows = list(club_rows(self.get_queryset().filter(slug=slug))) if "\x00" not in slug else []
+        if not rows:
+            raise NotFound()
+        return Response(self._present(rows)[0])
 
 
 # --- Area types ----------------------------------------------------------------------------------------------
