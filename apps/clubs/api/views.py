@@ -225,7 +225,10 @@ class AreaViewSet(PlatformViewSet):
     ordering_fields = {"position": "position", "name": "name", "id": "id"}
 
     def base_queryset(self):
-        return Area.objects.select_related("area_type")
+        # Only what the Area shape reads: the area type's name, not its timestamps.
+        return Area.objects.select_related("area_type").only(
+            *(f.name for f in Area._meta.concrete_fields), "area_type__id", "area_type__name"
+        )
 
     def list(self, request):
         params = request.query_params
