@@ -14,7 +14,7 @@ from apps.domain_events.services import emit
 from .class_services import AlreadyBooked, ClassCancelled, active_booking_of, booking_event_data, ensure_seat_free
 from .class_services import lock_occurrence as lock_class
 from .models import Booking, CheckIn
-from .roster import present_checkin
+from .roster import checkin_event_data
 
 
 class AlreadyCheckedIn(Conflict):
@@ -25,7 +25,7 @@ class AlreadyCheckedIn(Conflict):
 
 
 def _emit_checkin(organization, checkin):
-    emit(organization, "checkin.created", present_checkin(checkin))
+    emit(organization, "checkin.created", checkin_event_data(checkin.pk))
 
 
 def check_in_booking(*, organization, booking, checked_in_at=None, source="api") -> CheckIn:

@@ -23,10 +23,7 @@ from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
 from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
-from .roster import present_waitlist_entry
-
-EVENT_CTX = {"can_read_contacts": False}  # event payloads hide contact e-mails, as H6's booking events do
-
+from .roster import waitlist_event_data
 
 # --- errors ------------------------------------------------------------------------------------------------------
 
@@ -286,7 +283,7 @@ def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
         body=f"A spot opened in {occ.name} on {local:%Y-%m-%d at %H:%M}. Book it before someone else does.",
         data={"classId": occ.pk, "waitlistEntryId": entry.pk},
     )
-    emit(occ.organization, "waitlist.notified", present_waitlist_entry(entry, EVENT_CTX))
+    emit(occ.organization, "waitlist.notified", waitlist_event_data(entry.pk))
     return entry
 
 
@@ -373,7 +370,7 @@ def join_waitlist(*, organization, occurrence, contact, notes=None) -> WaitlistE
             status="pending",
             notes=notes,
         )
-        emit(organization, "waitlist.joined", present_waitlist_entry(entry, EVENT_CTX))
+        emit(organization, "waitlist.joined", waitlist_event_data(entry.pk))
     return entry
 
 
@@ -396,7 +393,7 @@ def promote_waitlist_entry(entry, *, membership=None, notes=None, notify_custome
         entry.status = "promoted"
         entry.booking = booking
         entry.save(update_fields=["status", "booking"])
-        emit(occ.organization, "waitlist.promoted", present_waitlist_entry(entry, EVENT_CTX))
+        emit(occ.organization, "waitlist.promoted", waitlist_event_data(entry.pk))
     return booking
 
 
@@ -411,7 +408,7 @@ def remove_waitlist_entry(entry) -> WaitlistEntry:
         was_notified = entry.status == "notified"
         entry.status = "removed"
         entry.save(update_fields=["status"])
-        emit(occ.organization, "waitlist.removed", present_waitlist_entry(entry, EVENT_CTX))
+        emit(occ.organization, "waitlist.removed", waitlist_event_data(entry.pk))
         if was_notified:
             offer_free_seat(occ.pk)
     return entry

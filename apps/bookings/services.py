@@ -17,7 +17,7 @@ from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
 from .models import ACTIVE_BOOKING_STATUSES, Booking, Player
-from .presenters import booking_context, booking_queryset, present_booking
+from .presenters import booking_context, booking_rows, present_booking
 
 CANCELLABLE_STATUSES = ("pending", "confirmed")
 CENTS = Decimal("0.01")
@@ -30,8 +30,11 @@ def booking_event_data(booking_id):
     """The Booking as GET returns it, built after commit, rendered without `contacts:read` (e-mails null)."""
 
     def build():
-        booking = booking_queryset(Booking.objects.select_related("organization")).get(pk=booking_id)
-        return present_booking(booking, booking_context(booking.organization))
+        from apps.organizations.models import Organization
+
+        (row,) = booking_rows(Booking.objects.filter(pk=booking_id))
+        organization = Organization.objects.get(bookings=booking_id)
+        return present_booking(row, booking_context(organization))
 
     return build
 

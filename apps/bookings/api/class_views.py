@@ -15,7 +15,16 @@ from apps.clubs.models import Club
 from .. import checkins as checkin_services
 from .. import class_services
 from ..models import Booking, CheckIn, WaitlistEntry
-from ..roster import present_checkin, present_class_booking, present_waitlist_entry, presenter_context
+from ..roster import (
+    CHECKIN_COLUMNS,
+    CLASS_BOOKING_COLUMNS,
+    WAITLIST_COLUMNS,
+    first_row,
+    present_checkin,
+    present_class_booking,
+    present_waitlist_entry,
+    presenter_context,
+)
 from .class_serializers import (
     CheckInCreateSerializer,
     CheckInResponse,
@@ -63,7 +72,7 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
     rate_buckets = {"create": BOOK_INTO_CLASS}
 
     def base_queryset(self):
-        return Booking.objects.filter(type="class").select_related("contact")
+        return Booking.objects.filter(type="class")
 
     @extend_schema(
         operation_id="class_bookings_list",
@@ -87,7 +96,7 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
         checked_in = parse_bool(params, "checkedIn")
         if checked_in is not None:
             queryset = queryset.filter(checked_in_at__isnull=not checked_in)
-        queryset = queryset.order_by("created_at", "id")
+        queryset = queryset.order_by("created_at", "id").values(*CLASS_BOOKING_COLUMNS)
         page = self.paginate_queryset(queryset)
         ctx = presenter_context(request)
         return self.get_paginated_response([present_class_booking(b, ctx) for b in page])
@@ -117,8 +126,8 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
             source="api",
             notify_customer=data["notify_customer"],
         )
-        booking.contact = data["contact"]
-        body = present_class_booking(booking, presenter_context(request))
+        row = first_row(Booking.objects.filter(pk=booking.pk), CLASS_BOOKING_COLUMNS)
+        body = present_class_booking(row, presenter_context(request))
         return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
 
 
@@ -135,7 +144,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
     rate_buckets = {"promote": BOOK_INTO_CLASS}
 
     def base_queryset(self):
-        return WaitlistEntry.objects.select_related("contact")
+        return WaitlistEntry.objects.all()
 
     def get_entry(self, occurrence) -> WaitlistEntry:
         entry = self.get_queryset().filter(class_occurrence=occurrence, pk=_path_id(self.kwargs["entryId"])).first()
@@ -157,7 +166,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         statuses = parse_enum_list(request.query_params, "status", WAITLIST_STATUSES)
         if statuses:
             queryset = queryset.filter(status__in=statuses)
-        page = self.paginate_queryset(queryset.order_by("position", "id"))
+        page = self.paginate_queryset(queryset.order_by("position", "id").values(*WAITLIST_COLUMNS))
         ctx = presenter_context(request)
         return self.get_paginated_response([present_waitlist_entry(e, ctx) for e in page])
 
@@ -179,7 +188,8 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
             contact=serializer.validated_data["contact"],
             notes=serializer.validated_data.get("notes"),
         )
-        return self.created(present_waitlist_entry(entry, presenter_context(request)), entry)
+        row = first_row(WaitlistEntry.objects.filter(pk=entry.pk), WAITLIST_COLUMNS)
+        return self.created(present_waitlist_entry(row, presenter_context(request)), entry)
 
     @extend_schema(
         operation_id="class_waitlist_promote",
@@ -198,8 +208,8 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         booking = class_services.promote_waitlist_entry(
             entry, membership=data.get("membership"), notes=data.get("notes"), notify_customer=data["notify_customer"]
         )
-        booking.contact = entry.contact
-        body = present_class_booking(booking, presenter_context(request))
+        row = first_row(Booking.objects.filter(pk=booking.pk), CLASS_BOOKING_COLUMNS)
+        body = present_class_booking(row, presenter_context(request))
         return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
 
     @extend_schema(
@@ -223,7 +233,7 @@ class CheckInViewSet(PlatformViewSet):
     ordering_fields = {"checkedInAt": "checked_in_at", "createdAt": "created_at"}
 
     def base_queryset(self):
-        return CheckIn.objects.select_related("contact")
+        return CheckIn.objects.all()
 
     def _window_timezone(self, params):
         """A bare date is a day on the club's clock: the `clubId` (or `classId`) filter's club, else the
@@ -278,12 +288,12 @@ class CheckInViewSet(PlatformViewSet):
         if params.get("startDate") or params.get("endDate"):
             queryset = apply_window(queryset, "checked_in_at", date_window(params, self._window_timezone(params)))
         queryset = apply_ordering(queryset, params, self.ordering_fields, "-checkedInAt")
-        page = self.paginate_queryset(queryset)
-        return self.get_paginated_response([present_checkin(c) for c in page])
+        page = self.paginate_queryset(queryset.values(*CHECKIN_COLUMNS))
+        return self.get_paginated_response([present_checkin(row) for row in page])
 
     @extend_schema(operation_id="checkins_get", responses={200: CheckInResponse}, tags=["checkins"])
     def retrieve(self, request, pk=None):
-        return Response(present_checkin(self.get_object()))
+        return Response(present_checkin(first_row(self.get_queryset().filter(pk=pk), CHECKIN_COLUMNS)))
 
     @extend_schema(
         operation_id="checkins_create",
@@ -310,7 +320,7 @@ class CheckInViewSet(PlatformViewSet):
                 club=data.get("club"),
                 checked_in_at=data.get("checked_in_at"),
             )
-        return self.created(present_checkin(checkin), checkin)
+        return self.created(present_checkin(first_row(CheckIn.objects.filter(pk=checkin.pk), CHECKIN_COLUMNS)), checkin)
 
 
 router = SimpleRouter(trailing_slash=False)

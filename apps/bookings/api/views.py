@@ -17,7 +17,15 @@ from apps.clubs.models import Club
 
 from .. import channel, services
 from ..models import Booking, Player
-from ..presenters import booking_context, booking_queryset, present_booking, present_player
+from ..presenters import (
+    PLAYER_COLUMNS,
+    attach_players,
+    booking_context,
+    booking_rows,
+    booking_values,
+    present_booking,
+    present_player,
+)
 from .serializers import (
     AreaBookingCreateSerializer,
     BookingSchema,
@@ -61,8 +69,8 @@ class BookingPresenterMixin:
         return booking_context(self.organization, self.credential)
 
     def booking_body(self, booking_id):
-        booking = booking_queryset(Booking.objects.filter(organization=self.organization)).get(pk=booking_id)
-        return present_booking(booking, self.ctx())
+        (row,) = booking_rows(Booking.objects.filter(organization=self.organization, pk=booking_id))
+        return present_booking(row, self.ctx())
 
 
 @extend_schema_view(
@@ -109,7 +117,7 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
     rate_buckets = {"create": BOOKING_WRITES, "partial_update": BOOKING_WRITES, "cancel": BOOKING_WRITES}
 
     def base_queryset(self):
-        return booking_queryset(Booking.objects.all())
+        return Booking.objects.all()
 
     def _filter_tz(self, club_id):
         tz_name = None
@@ -150,12 +158,12 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
         if params.get("startDate") or params.get("endDate"):
             qs = apply_window(qs, "start_time", date_window(params, self._filter_tz(club_id)))
         qs = apply_ordering(qs, params, BOOKING_ORDERING, "startTime")
-        page = self.paginate_queryset(qs)
+        page = attach_players(self.paginate_queryset(booking_values(qs)))
         ctx = self.ctx()
-        return self.get_paginated_response([present_booking(b, ctx) for b in page])
+        return self.get_paginated_response([present_booking(row, ctx) for row in page])
 
     def retrieve(self, request, pk=None):
-        return Response(present_booking(self.get_object(), self.ctx()))
+        return Response(self.booking_body(self.get_object().pk))
 
     def create(self, request):
         serializer = AreaBookingCreateSerializer(data=request.data, context={"request": request})
@@ -236,7 +244,8 @@ class BookingPlayerViewSet(PlatformViewSet):
         return Player.objects.filter(booking=self.get_booking())
 
     def list(self, request, id=None):
-        page = self.paginate_queryset(self.get_queryset().order_by("-is_organizer", "id"))
+        players = self.get_queryset().order_by("-is_organizer", "id").values(*PLAYER_COLUMNS)
+        page = self.paginate_queryset(players)
         ctx = booking_context(self.organization, self.credential)
         return self.get_paginated_response([present_player(p, ctx) for p in page])
 

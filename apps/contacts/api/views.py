@@ -11,7 +11,7 @@ from apps.api.views import PlatformViewSet
 
 from .. import services
 from ..models import Contact, ContactSource, PipelineStage
-from ..presenters import contact_queryset, present_contact, present_contact_source, present_pipeline_stage
+from ..presenters import contact_row, contact_values, present_contact, present_contact_source, present_pipeline_stage
 from .serializers import (
     ArchiveSerializer,
     ContactSchema,
@@ -81,7 +81,7 @@ class ContactViewSet(PlatformViewSet):
     }
 
     def base_queryset(self):
-        return contact_queryset(Contact.objects.all())
+        return Contact.objects.all()
 
     def list(self, request):
         params = request.query_params
@@ -109,14 +109,14 @@ class ContactViewSet(PlatformViewSet):
             qs = qs.filter(tags__contains=[params["tag"]])
         qs = apply_window(qs, "created_at", date_window(params))
         qs = apply_ordering(qs, params, CONTACT_ORDERING, "-createdAt")
-        page = self.paginate_queryset(qs)
-        return self.get_paginated_response([present_contact(c) for c in page])
+        page = self.paginate_queryset(contact_values(qs))
+        return self.get_paginated_response([present_contact(row) for row in page])
 
     def retrieve(self, request, pk=None):
-        return Response(present_contact(self.get_object()))
+        return Response(present_contact(contact_row(self.get_queryset().filter(pk=pk))))
 
     def _reload(self, contact):
-        return self.get_queryset().get(pk=contact.pk)
+        return contact_row(self.get_queryset().filter(pk=contact.pk))
 
     def create(self, request):
         serializer = ContactWriteSerializer(data=request.data, context={"request": request})
