@@ -146,3 +146,51 @@ def upsert_organization(slug: str, **fields) -> tuple[Organization, bool]:
     organization.full_clean()
     organization.save()
     return organization, created
+
+
+# --- organization settings through the Platform API (API.md §5.1, §6 OrganizationSettings) ---
+
+BOOKING_CARD_KEYS = ("area", "class", "instructor", "event")
+DEFAULT_BOOKING_CARD_NAMES = {"area": "Area", "class": "Class", "instructor": "Instructor", "event": "Event"}
+BOOKING_CARD_NAME_MAX = 60
+MAX_OFFERED_LANGUAGES = 50
+
+
+def booking_card_names(organization) -> dict:
+    """All four display names: the stored ones, the defaults for the rest."""
+    stored = organization.booking_card_names if isinstance(organization.booking_card_names, dict) else {}
+    return {key: stored.get(key) or DEFAULT_BOOKING_CARD_NAMES[key] for key in BOOKING_CARD_KEYS}
+
+
+def offered_languages(organization) -> list[str]:
+    """The offered languages as stored; the default language is put first if an older row lacks it."""
+    stored = organization.offered_languages if isinstance(organization.offered_languages, list) else []
+    if organization.default_language in stored:
+        return list(stored)
+    return organization.languages
+
+
+def update_settings(organization, changes: dict) -> Organization:
+    """Apply validated `changes` (`offered_languages`, `booking_card_names`) under a row lock; returns the fresh row.
+
+    Raises `ValidationFailed` when the offered languages leave out the (read-only) default language.
+    """
+    from apps.api.exceptions import ValidationFailed
+
+    with transaction.atomic():
+        locked = Organization.objects.select_for_update().get(pk=organization.pk)
+        fields = []
+        if "offered_languages" in changes:
+            languages = list(dict.fromkeys(changes["offered_languages"]))
+            if locked.default_language not in languages:
+                raise ValidationFailed(
+                    {"offeredLanguages": [f"Must include the default language `{locked.default_language}`."]}
+                )
+            locked.offered_languages = languages
+            fields.append("offered_languages")
+        if "booking_card_names" in changes:
+            locked.booking_card_names = dict(changes["booking_card_names"])
+            fields.append("booking_card_names")
+        if fields:
+            locked.save(update_fields=[*fields, "updated_at"])
+    return locked

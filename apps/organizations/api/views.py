@@ -6,6 +6,14 @@ from apps.api.permissions import NO_SCOPE
 from apps.api.scopes import RESOURCE_CATALOG, WILDCARD, ordered
 from apps.api.views import PlatformAPIView
 
+from .. import services
+from ..presenters import present_settings
+from .serializers import (
+    OrganizationSettingsPatchSchema,
+    OrganizationSettingsSchema,
+    OrganizationSettingsUpdateSerializer,
+)
+
 ME_SCHEMA = inline_serializer(
     "Me",
     {
@@ -44,3 +52,30 @@ class MeView(PlatformAPIView):
                 "resources": RESOURCE_CATALOG,
             }
         )
+
+
+class OrganizationSettingsView(PlatformAPIView):
+    """The caller's organization settings (API.md §5.1, §6 OrganizationSettings). No currency here."""
+
+    required_scopes = {"get": NO_SCOPE, "patch": "organization:write"}
+    http_method_names = ["get", "patch", "head"]
+
+    @extend_schema(
+        operation_id="organization_get",
+        responses={200: OpenApiResponse(OrganizationSettingsSchema)},
+        tags=["organization"],
+    )
+    def get(self, request):
+        return Response(present_settings(self.organization))
+
+    @extend_schema(
+        operation_id="organization_update",
+        request=OrganizationSettingsPatchSchema,
+        responses={200: OpenApiResponse(OrganizationSettingsSchema)},
+        tags=["organization"],
+    )
+    def patch(self, request):
+        serializer = OrganizationSettingsUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        organization = services.update_settings(self.organization, serializer.validated_data)
+        return Response(present_settings(organization))

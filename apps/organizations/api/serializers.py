@@ -1,0 +1,85 @@
+"""Input validation for the organization settings PATCH (responses are built by `presenters.py`)."""
+
+from rest_framework import serializers
+
+from .. import services
+
+
+class LanguageField(serializers.CharField):
+    default_error_messages = {"language": "`{value}` is not a language code (use e.g. `en`, `es` or `pt-BR`)."}
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=10, **kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not services.LANGUAGE_RE.match(value):
+            self.fail("language", value=value)
+        return value
+
+
+class BookingCardNamesField(serializers.DictField):
+    """An object keyed by `area`, `class`, `instructor` and `event`; omitted keys fall back to the defaults."""
+
+    default_error_messages = {
+        "unknown_keys": "Unknown keys: {keys}. Allowed keys: area, class, instructor, event.",
+    }
+
+    def __init__(self, **kwargs):
+        child = serializers.CharField(
+            max_length=services.BOOKING_CARD_NAME_MAX, allow_blank=False, trim_whitespace=True
+        )
+        super().__init__(child=child, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [str(k) for k in data if k not in services.BOOKING_CARD_KEYS]
+            if unknown:
+                self.fail("unknown_keys", keys=", ".join(sorted(unknown)))
+        return super().to_internal_value(data)
+
+
+class BookingCardNamesSchema(serializers.Serializer):
+    area = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
+    # `class` is a keyword: declared below through the fields dict.
+    instructor = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
+    event = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["class"] = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
+        return {key: fields[key] for key in services.BOOKING_CARD_KEYS}
+
+
+class OrganizationSettingsUpdateSerializer(serializers.Serializer):
+    offeredLanguages = serializers.ListField(
+        child=LanguageField(),
+        source="offered_languages",
+        required=False,
+        allow_empty=False,
+        max_length=services.MAX_OFFERED_LANGUAGES,
+        help_text="Must include `defaultLanguage`.",
+    )
+    bookingCardNames = BookingCardNamesField(
+        source="booking_card_names",
+        required=False,
+        help_text="Replaces the stored names (no merge); omitted keys show their defaults.",
+    )
+
+
+class OrganizationSettingsPatchSchema(serializers.Serializer):
+    """Documentation only: the PATCH body as the OpenAPI document shows it."""
+
+    offeredLanguages = serializers.ListField(child=serializers.CharField(max_length=10), required=False)
+    bookingCardNames = BookingCardNamesSchema(required=False)
+
+
+class OrganizationSettingsSchema(serializers.Serializer):
+    """Documentation only: the OrganizationSettings response."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    defaultLanguage = serializers.CharField(read_only=True)
+    offeredLanguages = serializers.ListField(child=serializers.CharField())
+    bookingCardNames = BookingCardNamesSchema()
+    updatedAt = serializers.DateTimeField()
