@@ -127,3 +127,26 @@ def test_unblock_twice_is_404_and_emits_once(api, organization, events, django_c
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.NotFound):
         services.delete_block(stale)
     assert len(events("area_block.deleted")) == 1
+
+
+def test_availability_on_a_25_hour_day_and_across_midnight(api, organization, club, area):
+    from apps.bookings.models import Booking
+
+    club.opening_hours = {d: [["00:00", "24:00"]] for d in services.WEEKDAYS}
+    club.save()
+    # Madrid falls back on Sunday 2031-10-26: that day runs 22:00Z (25th) .. 23:00Z (26th), 25 hours.
+    Booking.objects.create(
+        organization=organization,
+        type="area",
+        club=club,
+        area=area,
+        start_time=dt.datetime(2031, 10, 26, 21, 30, tzinfo=dt.UTC),  # 22:30 local, into the next day
+        end_time=dt.datetime(2031, 10, 26, 23, 30, tzinfo=dt.UTC),
+    )
+    body = api.get(f"/v1/platform/availability?clubId={club.id}&startDate=2031-10-26&endDate=2031-10-27").json()
+    assert [(r["startTime"], r["endTime"]) for r in body["data"]] == [
+        ("2031-10-25T22:00:00Z", "2031-10-26T21:30:00Z"),
+        ("2031-10-26T23:30:00Z", "2031-10-27T23:00:00Z"),
+    ]
+    beyond = api.get(f"/v1/platform/availability?clubId={club.id}&startDate=2031-10-26&offset=10").json()
+    assert beyond == {"data": [], "total": 1, "limit": 50, "offset": 10}
