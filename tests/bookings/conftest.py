@@ -13,3 +13,15 @@ def slot():
 
 def iso(value):
     return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+@pytest.fixture(autouse=True)
+def _rate_limit_clock_stands_still(monkeypatch):
+    """Fixed windows: a test making many requests must not straddle a window boundary (counts would reset)."""
+    import time
+    from types import SimpleNamespace
+
+    from apps.api import ratelimit
+
+    frozen = int(time.time())
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: frozen))

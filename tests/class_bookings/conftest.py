@@ -17,3 +17,15 @@ def unlimited_plan(organization):
 @pytest.fixture
 def membership(organization, contact, unlimited_plan):
     return make_membership(organization, contact, unlimited_plan)
+
+
+@pytest.fixture(autouse=True)
+def _rate_limit_clock_stands_still(monkeypatch):
+    """Fixed windows: a test making many requests must not straddle a window boundary (counts would reset)."""
+    import time
+    from types import SimpleNamespace
+
+    from apps.api import ratelimit
+
+    frozen = int(time.time())
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: frozen))
