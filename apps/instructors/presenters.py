@@ -28,6 +28,44 @@ def present_public_instructor(instructor) -> dict:
     }
 
 
+# `.values()` columns (relative to Instructor) that present_public_instructor_row reads.
+PUBLIC_INSTRUCTOR_COLUMNS = (
+    "id",
+    "contact_id",
+    "sports",
+    "type_id",
+    "type__name",
+    "experience",
+    "hourly_rate",
+    "bio",
+    "certifications",
+    "is_active",
+    "is_bookable",
+    "contact__first_name",
+    "contact__last_name",
+    "contact__profile_image",
+)
+
+
+def present_public_instructor_row(row: dict) -> dict:
+    """The public Instructor shape from a `.values(*PUBLIC_INSTRUCTOR_COLUMNS)` row (no model instances)."""
+    name = " ".join(p for p in (row["contact__first_name"], row["contact__last_name"]) if p)
+    return {
+        "id": row["id"],
+        "contactId": row["contact_id"],
+        "sports": list(row["sports"] or []),
+        "typeId": row["type_id"],
+        "type": {"id": row["type_id"], "name": row["type__name"]} if row["type_id"] is not None else None,
+        "experience": row["experience"],
+        "hourlyRate": money(row["hourly_rate"]),
+        "bio": row["bio"],
+        "certifications": list(row["certifications"] or []),
+        "isActive": row["is_active"],
+        "isBookable": row["is_bookable"],
+        "contact": {"name": name or None, "profileImage": row["contact__profile_image"]},
+    }
+
+
 def present_availability(slots) -> list[dict]:
     return [
         {

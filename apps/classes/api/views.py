@@ -1,19 +1,20 @@
 """Classes: occurrences of one-off and recurring classes (`/v1/platform/classes`)."""
 
+from django.db.models import Exists, OuterRef
 from django.db.models.functions import Lower
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from apps.api.exceptions import ValidationFailed
+from apps.api.exceptions import NotFound, ValidationFailed
 from apps.api.filters import apply_ordering, apply_window, date_window, parse_enum_list, parse_int
 from apps.api.views import PlatformViewSet
 from apps.clubs.models import Club
 
 from .. import services
 from ..models import ClassOccurrence
-from ..presenters import class_queryset, load_class, make_context, present_class
+from ..presenters import ClassRows, load_class, make_context, present_rows
 from .serializers import (
     VISIBILITIES,
     CancelSerializer,
@@ -111,8 +112,6 @@ class ClassViewSet(PlatformViewSet):
     }
 
     def base_queryset(self):
-        if self.action in ("list", "retrieve"):
-            return class_queryset()
         return ClassOccurrence.objects.all()
 
     def _locale(self):
@@ -138,12 +137,12 @@ class ClassViewSet(PlatformViewSet):
         for name, field in (
             ("areaId", "area_id"),
             ("classTypeId", "class_type_id"),
-            ("instructorId", "instructors__id"),
             ("recurrenceId", "series_id"),
         ):
             value = parse_int(params, name)
             if value is not None:
                 queryset = queryset.filter(**{field: value})
+        instructor_id = parse_int(params, "instructorId")
         statuses = parse_enum_list(params, "status", ("active", "cancelled"))
         if statuses:
             queryset = queryset.filter(status__in=statuses)
@@ -158,14 +157,21 @@ class ClassViewSet(PlatformViewSet):
         q = (params.get("q") or "").strip()
         if q:
             queryset = queryset.filter(name__icontains=q)
+        if instructor_id is not None:
+            through = ClassOccurrence.instructors.through.objects
+            queryset = queryset.filter(
+                Exists(through.filter(classoccurrence_id=OuterRef("pk"), instructor_id=instructor_id))
+            )
         queryset = apply_ordering(queryset.annotate(name_sort=Lower("name")), params, ORDERING, "startTime")
-        page = self.paginate_queryset(queryset)
-        ctx = make_context(organization, self._locale())
-        return self.get_paginated_response([present_class(obj, ctx) for obj in page])
+        page = self.paginate_queryset(ClassRows(queryset))
+        return self.get_paginated_response(present_rows(page, make_context(organization, self._locale())))
 
     def retrieve(self, request, pk=None):
-        obj = self.get_object()
-        return Response(present_class(obj, make_context(self.organization, self._locale())))
+        rows = ClassRows(self.get_queryset().filter(pk=pk)).all()
+        rows = present_rows(rows, make_context(self.organization, self._locale()))
+        if not rows:
+            raise NotFound()
+        return Response(rows[0])
 
     def create(self, request):
         body = require_object(request.data)
