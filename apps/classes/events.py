@@ -4,6 +4,8 @@ import orjson
 from django.db import transaction
 
 from apps.api.renderers import dumps
+from apps.clubs.models import Area
+from apps.clubs.services import emit_availability_changed
 from apps.domain_events import services as domain_events
 from apps.domain_events.models import DomainEvent
 
@@ -62,3 +64,27 @@ def emit_series_changed(organization, recurrence_id: int, *, created=0, removed=
         "status": status,
     }
     domain_events.emit(organization, "class.series_changed", data)
+
+
+def emit_availability(slots):
+    """`availability.changed` (cause `class`) for the areas that classes occupy or free.
+
+    slots: (area_id, start, end) of every occurrence created, moved (old and new slot), cancelled or deleted.
+    One event per area, bounded by the earliest start and the latest end among its slots, so a series of 520
+    occurrences sends one event per area, not 520.
+    """
+    bounds: dict[int, list] = {}
+    for area_id, start, end in slots:
+        if area_id is None:
+            continue
+        current = bounds.get(area_id)
+        if current is None:
+            bounds[area_id] = [start, end]
+        else:
+            current[0] = min(current[0], start)
+            current[1] = max(current[1], end)
+    if not bounds:
+        return
+    for area in Area.objects.select_related("club").filter(id__in=list(bounds)).order_by("id"):
+        start, end = bounds[area.id]
+        emit_availability_changed(area, start, end, cause="class")

@@ -3,6 +3,7 @@ and extending open-ended series. Views, tasks and commands call these; they rais
 """
 
 import datetime as dt
+import itertools
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -16,7 +17,7 @@ from apps.instructors.models import Instructor
 
 from . import events, notices
 from .models import ClassOccurrence, ClassSeries
-from .recurrence import expand, last_index_within_end
+from .recurrence import expand, last_index_within_end, max_occurrences
 
 THIS = "this"
 ALL_FUTURE = "all_future"
@@ -133,6 +134,16 @@ def _set_instructors(occurrence_ids, instructor_ids, *, replace: bool):
     )
 
 
+def _slots(occurrences) -> list[tuple]:
+    return [(o.area_id, o.start_time, o.end_time) for o in occurrences]
+
+
+def _emit_availability_of(occurrence_ids):
+    """availability.changed for occurrences just written (one read of their area and slot)."""
+    rows = ClassOccurrence.objects.filter(id__in=list(occurrence_ids), area_id__isnull=False)
+    events.emit_availability(rows.values_list("area_id", "start_time", "end_time"))
+
+
 def materialize(series, club, *, horizon: dt.datetime | None) -> tuple[list[int], int]:
     """Write the rule's occurrences after `series.materialized_index` (the caller holds the series row lock).
 
@@ -179,6 +190,7 @@ def create_class(organization, data: dict):
             if instructors:
                 occurrence.instructors.set(instructors)
             events.emit_class_events(organization, "class.created", [occurrence.id])
+            events.emit_availability([(occurrence.area_id, occurrence.start_time, occurrence.end_time)])
             return occurrence, None
         club = data["club"]
         start, end = data["start_time"], data["end_time"]
@@ -197,6 +209,18 @@ def create_class(organization, data: dict):
             template=template_from(data, [i.pk for i in instructors]),
         )
         horizon = window_horizon(series) if series.ends_type == "never" else None
+        if horizon is not None:
+            first_window = expand(series, club, after_index=0, horizon=horizon)
+            if sum(1 for _ in itertools.islice(first_window, max_occurrences() + 1)) > max_occurrences():
+                raise ValidationFailed(
+                    {
+                        "startTime": [
+                            f"An open-ended series starting this far in the past would need more than "
+                            f"{max_occurrences()} occurrences up to its {settings.SERIES_WINDOW_DAYS}-day window; "
+                            "start it later or give it an end."
+                        ]
+                    }
+                )
         created_ids, _ = materialize(series, club, horizon=horizon)
         if not created_ids:
             raise ValidationFailed(
@@ -204,6 +228,7 @@ def create_class(organization, data: dict):
             )
         first = ClassOccurrence.objects.get(pk=created_ids[0])
         events.emit_class_events(organization, "class.created", created_ids)
+        _emit_availability_of(created_ids)
         events.emit_series_changed(organization, series.id, created=len(created_ids))
         return first, SeriesResult(series.id, created=len(created_ids), created_ids=created_ids)
 
@@ -268,6 +293,7 @@ def update_class(organization, occurrence, data: dict, *, scope: str = THIS, not
         start_delta = data.pop("start_time") - current.start_time if "start_time" in data else dt.timedelta(0)
         end_delta = data.pop("end_time") - current.end_time if "end_time" in data else dt.timedelta(0)
         old_instructors = _instructor_sets([t.id for t in targets])
+        old_slots = {t.id: (t.area_id, t.start_time, t.end_time) for t in targets}
         now = timezone.now()
         changed: dict[int, list[str]] = {}
         for target in targets:
@@ -298,6 +324,10 @@ def update_class(organization, occurrence, data: dict, *, scope: str = THIS, not
             _set_instructors([t.id for t in targets], [i.pk for i in instructors], replace=True)
         if series is not None:
             _update_series_template(series, data, instructors, start_delta, end_delta)
+        moved = [t for t in targets if old_slots[t.id] != (t.area_id, t.start_time, t.end_time)]
+        if moved and any(t.status == ClassOccurrence.ACTIVE for t in moved):
+            active = [t for t in moved if t.status == ClassOccurrence.ACTIVE]
+            events.emit_availability([old_slots[t.id] for t in active] + _slots(active))
         _after_update(organization, targets, changed, old_instructors, instructors, notify_customer)
     return current
 
@@ -361,6 +391,7 @@ def _remove_occurrences(organization, occurrences) -> int:
     Booking.objects.filter(class_occurrence_id__in=ids).update(class_occurrence=None, updated_at=timezone.now())
     ClassOccurrence.objects.filter(id__in=ids).delete()
     events.emit_classes_deleted(organization, [(o.id, o.series_id) for o in occurrences])
+    events.emit_availability(_slots(o for o in occurrences if o.status == ClassOccurrence.ACTIVE))
     return len(ids)
 
 
@@ -395,6 +426,7 @@ def move_series_end(organization, occurrence, recurrence: dict):
         horizon = window_horizon(series) if series.ends_type == "never" else None
         created_ids, _ = materialize(series, series.club, horizon=horizon)
         events.emit_class_events(organization, "class.created", created_ids)
+        _emit_availability_of(created_ids)
         events.emit_series_changed(
             organization, series.id, created=len(created_ids), removed=removed, status=series.status
         )
@@ -424,6 +456,7 @@ def cancel_class(organization, occurrence, *, scope: str = THIS, reason=None, no
             target.updated_at = now
         ClassOccurrence.objects.bulk_update(targets, ["status", "cancelled_at", "cancellation_reason", "updated_at"])
         events.emit_class_events(organization, "class.cancelled", [t.id for t in targets])
+        events.emit_availability(_slots(targets))
         if series is not None:
             series.status = "cancelled"
             series.save(update_fields=["status", "updated_at"])
@@ -509,6 +542,7 @@ def extend_one(series_id: int, *, days: int | None = None, dry_run: bool = False
         created_ids, _ = materialize(series, series.club, horizon=horizon)
         if created_ids:
             events.emit_class_events(series.organization, "class.created", created_ids)
+            _emit_availability_of(created_ids)
             events.emit_series_changed(series.organization, series.id, created=len(created_ids))
         return ExtendResult(series.id, series.organization_id, len(created_ids))
 

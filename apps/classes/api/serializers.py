@@ -5,6 +5,13 @@ from rest_framework import serializers
 
 from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField, ValidationFailed
 from apps.api.fields import OrganizationObjectField, StrictDateTimeField
+from apps.classes.api.strict import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDecimalField,
+    StrictIntegerField,
+    StrictRegexField,
+)
 from apps.clubs.models import Area, Club
 from apps.instructors.models import Instructor
 
@@ -23,24 +30,24 @@ class ClassWriteSerializer(serializers.Serializer):
     """The spec's Class create body (every field optional on update, `partial=True`)."""
 
     clubId = OrganizationObjectField(model=Club, source="club")
-    name = serializers.CharField(max_length=100)
+    name = StrictCharField(max_length=100)
     startTime = StrictDateTimeField(source="start_time")
     endTime = StrictDateTimeField(source="end_time")
     areaId = OrganizationObjectField(model=Area, source="area", allow_null=True, required=False)
     classTypeId = OrganizationObjectField(model=ClassType, source="class_type", allow_null=True, required=False)
     instructorIds = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), max_length=20, required=False, source="instructors"
+        child=StrictIntegerField(min_value=1), max_length=20, required=False, source="instructors"
     )
-    description = serializers.CharField(max_length=5000, allow_null=True, allow_blank=True, required=False)
-    priceBeforeTax = serializers.DecimalField(
+    description = StrictCharField(max_length=5000, allow_null=True, allow_blank=True, required=False)
+    priceBeforeTax = StrictDecimalField(
         max_digits=10, decimal_places=2, min_value=0, allow_null=True, required=False, source="price_before_tax"
     )
-    isFree = serializers.BooleanField(required=False, source="is_free")
-    maxCapacity = serializers.IntegerField(min_value=1, allow_null=True, required=False, source="max_capacity")
+    isFree = StrictBooleanField(required=False, source="is_free")
+    maxCapacity = StrictIntegerField(min_value=1, allow_null=True, required=False, source="max_capacity")
     visibility = serializers.ChoiceField(choices=VISIBILITIES, required=False)
-    sport = serializers.CharField(max_length=60, allow_null=True, allow_blank=True, required=False)
-    color = serializers.RegexField(r"^#[0-9a-fA-F]{6}$", allow_null=True, required=False)
-    allowWaitlist = serializers.BooleanField(required=False, source="allow_waitlist")
+    sport = StrictCharField(max_length=60, allow_null=True, allow_blank=True, required=False)
+    color = StrictRegexField(r"^#[0-9a-fA-F]{6}$", allow_null=True, required=False)
+    allowWaitlist = StrictBooleanField(required=False, source="allow_waitlist")
 
     def validate_instructorIds(self, value):
         ids = list(dict.fromkeys(value))
@@ -64,7 +71,7 @@ class ClassWriteSerializer(serializers.Serializer):
 
 
 class ClassUpdateSerializer(ClassWriteSerializer):
-    notifyCustomer = serializers.BooleanField(required=False, default=False, source="notify_customer")
+    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
 
 
 CLASS_FIELD_NAMES = tuple(ClassWriteSerializer().fields)
@@ -72,8 +79,8 @@ CLASS_FIELD_NAMES = tuple(ClassWriteSerializer().fields)
 
 @extend_schema_serializer(component_name="ClassCancel")
 class CancelSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000, allow_null=True, allow_blank=True, required=False)
-    notifyCustomer = serializers.BooleanField(required=False, default=False, source="notify_customer")
+    reason = StrictCharField(max_length=2000, allow_null=True, allow_blank=True, required=False)
+    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
 
 
 # --- raw-body checks the serializers cannot express -----------------------------------------------------------

@@ -3,6 +3,14 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from apps.classes.api.strict import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictRegexField,
+    StrictSlugField,
+)
+
 HEX_COLOR = r"^#[0-9A-Fa-f]{6}$"
 
 
@@ -10,20 +18,20 @@ HEX_COLOR = r"^#[0-9A-Fa-f]{6}$"
 class ClassTypeInputSerializer(serializers.Serializer):
     """Create/update body. `translations` is read-only through the API (ignored like any unknown field)."""
 
-    name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(max_length=120, required=False, allow_null=True)
-    description = serializers.CharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
-    maxPartySize = serializers.IntegerField(
+    name = StrictCharField(max_length=100)
+    slug = StrictSlugField(max_length=120, required=False, allow_null=True)
+    description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
+    maxPartySize = StrictIntegerField(
         source="max_party_size", min_value=1, max_value=1000, required=False, allow_null=True
     )
-    color = serializers.RegexField(
+    color = StrictRegexField(
         HEX_COLOR,
         required=False,
         allow_null=True,
         error_messages={"invalid": "Must be a hex colour such as `#1A2B3C`."},
     )
-    sport = serializers.CharField(max_length=60, required=False, allow_null=True, allow_blank=True)
-    isActive = serializers.BooleanField(source="is_active", required=False)
+    sport = StrictCharField(max_length=60, required=False, allow_null=True, allow_blank=True)
+    isActive = StrictBooleanField(source="is_active", required=False)
 
 
 @extend_schema_serializer(component_name="ClassType")

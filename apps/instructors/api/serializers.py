@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import OrganizationObjectField
+from apps.classes.api.strict import StrictBooleanField, StrictCharField, StrictDecimalField, StrictRegexField
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
@@ -17,8 +18,8 @@ TIME_OF_DAY = r"^([01]\d|2[0-3]):[0-5]\d$"
 @extend_schema_serializer(component_name="AvailabilitySlotInput")
 class AvailabilitySlotSerializer(serializers.Serializer):
     dayOfWeek = serializers.ChoiceField(choices=DAYS_OF_WEEK)
-    startTime = serializers.RegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
-    endTime = serializers.RegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
+    startTime = StrictRegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
+    endTime = StrictRegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
     clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
 
     def validate(self, attrs):
@@ -31,31 +32,29 @@ class AvailabilitySlotSerializer(serializers.Serializer):
 
 @extend_schema_serializer(component_name="InstructorNewContact")
 class NewContactSerializer(serializers.Serializer):
-    firstName = serializers.CharField(source="first_name", max_length=120)
-    lastName = serializers.CharField(
-        source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True
-    )
+    firstName = StrictCharField(source="first_name", max_length=120)
+    lastName = StrictCharField(source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True)
     email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
-    phone = serializers.CharField(max_length=40, required=False, allow_null=True, allow_blank=True)
+    phone = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
 
 
 @extend_schema_serializer(component_name="InstructorUpdate")
 class InstructorUpdateSerializer(serializers.Serializer):
     """PATCH body. The contact of an instructor cannot be changed (`contactId`/`contact` are ignored)."""
 
-    sports = serializers.ListField(child=serializers.CharField(max_length=60), max_length=50, required=False)
+    sports = serializers.ListField(child=StrictCharField(max_length=60), max_length=50, required=False)
     typeId = OrganizationObjectField(model=InstructorType, source="type", required=False, allow_null=True)
     payRatePolicyId = OrganizationObjectField(
         model=PayRatePolicy, source="pay_rate_policy", required=False, allow_null=True
     )
-    experience = serializers.CharField(max_length=255, required=False, allow_null=True, allow_blank=True)
-    hourlyRate = serializers.DecimalField(
+    experience = StrictCharField(max_length=255, required=False, allow_null=True, allow_blank=True)
+    hourlyRate = StrictDecimalField(
         source="hourly_rate", max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
     )
     bio = serializers.DictField(required=False, allow_null=True, help_text="Block-editor document.")
-    certifications = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100, required=False)
-    isActive = serializers.BooleanField(source="is_active", required=False)
-    isBookable = serializers.BooleanField(source="is_bookable", required=False)
+    certifications = serializers.ListField(child=StrictCharField(max_length=200), max_length=100, required=False)
+    isActive = StrictBooleanField(source="is_active", required=False)
+    isBookable = StrictBooleanField(source="is_bookable", required=False)
     weeklyAvailability = AvailabilitySlotSerializer(
         source="weekly_availability", many=True, required=False, max_length=100
     )
@@ -76,16 +75,16 @@ class InstructorCreateSerializer(InstructorUpdateSerializer):
 
 @extend_schema_serializer(component_name="InstructorTypeInput")
 class InstructorTypeInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    description = serializers.CharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
+    name = StrictCharField(max_length=120)
+    description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
 
 
 @extend_schema_serializer(component_name="PayRatePolicyInput")
 class PayRatePolicyInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = StrictCharField(max_length=120)
     rateType = serializers.ChoiceField(source="rate_type", choices=[c for c, _ in PayRatePolicy.RATE_TYPES])
-    amount = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    isActive = serializers.BooleanField(source="is_active", required=False)
+    amount = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0)
+    isActive = StrictBooleanField(source="is_active", required=False)
 
 
 # --- Response shapes, for the OpenAPI document only -------------------------------------------------------------
