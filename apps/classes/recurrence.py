@@ -27,6 +27,10 @@ _RRULE_DAYS = {
 _FREQUENCIES = {"daily": rrule.DAILY, "weekly": rrule.WEEKLY, "monthly": rrule.MONTHLY}
 
 
+# Occurrences starting after this (local wall clock) are never created: the calendar ends with 2199.
+LAST_LOCAL_START = dt.datetime(2199, 12, 31, 0, 0)
+
+
 def max_occurrences() -> int:
     return getattr(settings, "SERIES_MAX_OCCURRENCES", 520)
 
@@ -64,9 +68,12 @@ def iter_rule(series) -> Iterator[tuple[int, dt.datetime]]:
         kwargs["count"] = min(series.ends_total_occurrences or 1, max_occurrences())
     rule = rrule.rrule(_FREQUENCIES[series.frequency], **kwargs)
     bounded = series.ends_type != "never"
+    last = LAST_LOCAL_START
     for index, start in enumerate(rule, start=1):
         if bounded and index > max_occurrences():
             return
+        if start > last:
+            return  # the service's calendar ends in 2199; later occurrences are not created
         yield index, start
 
 

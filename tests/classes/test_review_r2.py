@@ -260,3 +260,39 @@ def test_list_filters_by_instructor(api, club, instructor):
     listed = api.get(f"{URL}?instructorId={instructor.id}").json()
     assert [c["name"] for c in listed["data"]] == ["Evening Yoga"]
     assert listed["total"] == 1
+
+
+@pytest.mark.parametrize(
+    "start, end",
+    [
+        ("9999-12-31T22:00:00Z", "9999-12-31T23:00:00Z"),
+        ("0001-01-01T00:00:00Z", "0001-01-01T01:00:00Z"),
+        ("2200-01-01T00:00:00Z", "2200-01-01T01:00:00Z"),
+    ],
+)
+def test_times_outside_the_calendar_are_a_400(api, club, start, end):
+    response = api.post(URL, body(club, startTime=start, endTime=end), format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["details"]["fields"] == {
+        "startTime": ["Must be between 1900-01-01 and 2199-12-31."],
+        "endTime": ["Must be between 1900-01-01 and 2199-12-31."],
+    }
+
+
+def test_series_end_date_outside_the_calendar_is_a_400(api, club):
+    recurrence = {"frequency": "daily", "ends": {"type": "until"}, "endDate": "9999-12-31T23:00:00Z"}
+    response = api.post(URL, body(club, recurrence=recurrence), format="json")
+    assert response.status_code == 400
+    assert response.json()["details"]["fields"] == {
+        "recurrence.endDate": ["Must be between 1900-01-01 and 2199-12-31."]
+    }
+
+
+def test_series_stops_at_the_end_of_the_calendar(api, club):
+    recurrence = {"frequency": "monthly", "interval": 365, "ends": {"type": "after", "occurrences": 520}}
+    response = api.post(URL, body(club, recurrence=recurrence), format="json")
+    assert response.status_code == 201, response.content
+    # steps of 365 months (30 years 5 months): 2031-03, 2061-08, ..., 2183-04; the next (2213-09) is past 2199
+    assert response.json()["series"]["occurrencesCreated"] == 6
+    listed = api.get(f"{URL}?recurrenceId={response.json()['recurrenceId']}&ordering=-startTime&limit=1").json()
+    assert listed["data"][0]["startTime"].startswith("2183-04-03")

@@ -4,8 +4,9 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField, ValidationFailed
-from apps.api.fields import OrganizationObjectField, StrictDateTimeField
+from apps.api.fields import OrganizationObjectField
 from apps.classes.api.strict import (
+    BoundedDateTimeField,
     StrictBooleanField,
     StrictCharField,
     StrictDecimalField,
@@ -31,8 +32,8 @@ class ClassWriteSerializer(serializers.Serializer):
 
     clubId = OrganizationObjectField(model=Club, source="club")
     name = StrictCharField(max_length=100)
-    startTime = StrictDateTimeField(source="start_time")
-    endTime = StrictDateTimeField(source="end_time")
+    startTime = BoundedDateTimeField(source="start_time")
+    endTime = BoundedDateTimeField(source="end_time")
     areaId = OrganizationObjectField(model=Area, source="area", allow_null=True, required=False)
     classTypeId = OrganizationObjectField(model=ClassType, source="class_type", allow_null=True, required=False)
     instructorIds = serializers.ListField(
@@ -148,7 +149,7 @@ def _parse_ends(recurrence: dict, errors: dict, *, required: bool) -> dict:
             errors["recurrence.endDate"] = ["Required when ends.type is `until`."]
         else:
             try:
-                result["ends_date"] = StrictDateTimeField().run_validation(end_date)
+                result["ends_date"] = BoundedDateTimeField().run_validation(end_date)
             except serializers.ValidationError as exc:
                 errors["recurrence.endDate"] = [str(m) for m in exc.detail]
     elif end_date is not None:

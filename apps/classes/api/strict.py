@@ -1,7 +1,11 @@
 """Input fields that take only their JSON type: `"5"` is not an integer, `"yes"` is not a boolean, `5` is not a
 string. DRF's stock fields coerce such values silently; a typed API answers them with 400 VALIDATION_ERROR."""
 
+import datetime as dt
+
 from rest_framework import serializers
+
+from apps.api.fields import StrictDateTimeField
 
 MAX_INT = 2**31 - 1  # PostgreSQL integer columns
 
@@ -56,3 +60,25 @@ class StrictRegexField(StrictCharMixin, serializers.RegexField):
 
 class StrictSlugField(StrictCharMixin, serializers.SlugField):
     pass
+
+
+# The calendar the service schedules in: classes (and series occurrences) live between these instants.
+EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+LATEST = dt.datetime(2199, 12, 31, 23, 59, 59, tzinfo=dt.UTC)
+
+
+class BoundedDateTimeField(StrictDateTimeField):
+    """A date-time with an explicit offset, between 1900-01-01 and 2199-12-31 (UTC)."""
+
+    default_error_messages = {
+        "not_a_string": "Must be an ISO 8601 date-time string.",
+        "range": "Must be between 1900-01-01 and 2199-12-31.",
+    }
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str):
+            self.fail("not_a_string")
+        parsed = super().to_internal_value(value)
+        if not EARLIEST <= parsed <= LATEST:
+            self.fail("range")
+        return parsed
