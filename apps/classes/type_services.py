@@ -1,6 +1,7 @@
 """Domain operations on class types: the REST views, MCP tools and demo data all go through these."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 
 from apps.api.exceptions import ApiError, DuplicateValue
 
@@ -18,27 +19,49 @@ def _check_slug_free(organization, slug, exclude_id=None):
         raise DuplicateValue("slug", existing_id)
 
 
+def _save_unique(organization, save, slug, exclude_id=None):
+    """Run `save()` in a savepoint; a slug taken by a concurrent write (unique constraint) is 409 DUPLICATE_VALUE."""
+    _check_slug_free(organization, slug, exclude_id)
+    try:
+        with transaction.atomic():
+            return save()
+    except IntegrityError:
+        _check_slug_free(organization, slug, exclude_id)
+        raise
+
+
 @transaction.atomic
 def create_class_type(organization, data: dict) -> ClassType:
     """`data` holds model field names (validated input)."""
-    _check_slug_free(organization, data.get("slug"))
-    return ClassType.objects.create(organization=organization, **data)
+    return _save_unique(
+        organization, lambda: ClassType.objects.create(organization=organization, **data), data.get("slug")
+    )
 
 
 @transaction.atomic
 def update_class_type(class_type: ClassType, data: dict) -> ClassType:
     """Partial update. A class's `maxPartySize` is read from its type, so a change here applies to its classes."""
-    if "slug" in data:
-        _check_slug_free(class_type.organization_id, data["slug"], exclude_id=class_type.pk)
     for name, value in data.items():
         setattr(class_type, name, value)
-    class_type.save()
+    _save_unique(class_type.organization_id, class_type.save, class_type.slug, exclude_id=class_type.pk)
     return class_type
 
 
 @transaction.atomic
 def delete_class_type(class_type: ClassType) -> None:
     """Refused with 409 RESOURCE_IN_USE while any class occurrence (whatever its status) references the type."""
+    ClassType.objects.select_for_update().filter(pk=class_type.pk).first()
+    _refuse_if_in_use(class_type)
+    try:
+        with transaction.atomic():
+            class_type.delete()
+    except (ProtectedError, IntegrityError):
+        # a class referencing the type was written concurrently
+        _refuse_if_in_use(class_type)
+        raise
+
+
+def _refuse_if_in_use(class_type):
     in_use = ClassOccurrence.objects.filter(class_type=class_type).count()
     if in_use:
         raise ApiError(
@@ -47,4 +70,3 @@ def delete_class_type(class_type: ClassType) -> None:
             status=409,
             details={"references": {"classes": in_use}},
         )
-    class_type.delete()

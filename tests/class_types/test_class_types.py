@@ -256,3 +256,51 @@ def test_track_list_query_count_is_constant(api, organization, django_assert_max
         ProgressionLevel.objects.create(track=track, name="L1", position=1)
     with django_assert_max_num_queries(6):
         assert api.get(TRACKS).json()["total"] == 6
+
+
+def test_slug_taken_by_a_concurrent_write_is_409_not_500(api, organization, monkeypatch):
+    """The unique constraint, not only the pre-check, answers DUPLICATE_VALUE (a racing create got there first)."""
+    from apps.classes import type_services
+
+    existing = ClassType.objects.create(organization=organization, name="Yoga", slug="yoga")
+    real = type_services._check_slug_free
+    calls = []
+
+    def first_check_misses(*args, **kwargs):
+        calls.append(args)
+        if len(calls) > 1:
+            return real(*args, **kwargs)
+
+    monkeypatch.setattr(type_services, "_check_slug_free", first_check_misses)
+    response = api.post("/v1/platform/class-types", {"name": "Yoga 2", "slug": "yoga"}, format="json")
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "DUPLICATE_VALUE"
+    assert response.json()["details"] == {"field": "slug", "existingId": existing.id}
+    assert ClassType.objects.count() == 1
+
+
+def test_delete_racing_a_new_class_is_409_not_500(api, organization, club, monkeypatch):
+    from apps.classes import type_services
+
+    class_type = ClassType.objects.create(organization=organization, name="Yoga")
+    ClassOccurrence.objects.create(
+        organization=organization,
+        club=club,
+        class_type=class_type,
+        name="Yoga",
+        start_time=dt.datetime(2031, 1, 1, 10, tzinfo=dt.UTC),
+        end_time=dt.datetime(2031, 1, 1, 11, tzinfo=dt.UTC),
+    )
+    real = type_services._refuse_if_in_use
+    calls = []
+
+    def first_check_misses(ct):
+        calls.append(ct)
+        if len(calls) > 1:
+            return real(ct)
+
+    monkeypatch.setattr(type_services, "_refuse_if_in_use", first_check_misses)
+    response = api.delete(f"/v1/platform/class-types/{class_type.id}")
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "RESOURCE_IN_USE"
+    assert ClassType.objects.filter(pk=class_type.pk).exists()
