@@ -8,9 +8,7 @@ names, presented instructors) are computed once per distinct value.
 
 from zoneinfo import ZoneInfo
 
-import orjson
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db import connections
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -18,9 +16,10 @@ from django.utils import timezone
 from apps.api.presenters import money, resolve_translation
 from apps.bookings.models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
 from apps.instructors.models import Instructor
-from apps.instructors.presenters import PUBLIC_INSTRUCTOR_COLUMNS, present_public_instructor_row
+from apps.instructors.presenters import PUBLIC_INSTRUCTOR_COLUMNS, PUBLIC_INSTRUCTOR_JSON, present_public_instructor_row
 
 from .models import ClassOccurrence
+from .rows import RowPage, fetch_rows
 
 # Columns of one Class row (joined relations included) read by `present_class_row`.
 CLASS_COLUMNS = (
@@ -91,41 +90,9 @@ def annotate_counts(queryset):
 JSON_COLUMNS = ("images", "translations", "class_type__translations", "series__days_of_week")
 
 
-def fetch_rows(queryset, json_columns=JSON_COLUMNS) -> list[dict]:
-    """Run a `.values()` queryset straight on the cursor: plain dicts keyed by the values() names.
-
-    Skips Django's per-value converters; JSON columns arrive as text and are decoded with orjson.
-    """
-    sql, params = queryset.query.get_compiler(queryset.db).as_sql()
-    with connections[queryset.db].cursor() as cursor:
-        cursor.execute(sql, params)
-        names = [column.name for column in cursor.description]
-        rows = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
-    loads = orjson.loads
-    for row in rows:
-        for name in json_columns:
-            value = row[name]
-            if isinstance(value, str | bytes):
-                row[name] = loads(value)
-    return rows
-
-
-class ClassRows:
-    """A page source for `PagePagination`: counts the plain queryset, fetches only the sliced page as rows."""
-
-    ordered = True
-
-    def __init__(self, queryset):
-        self.queryset = queryset
-
-    def count(self) -> int:
-        return self.queryset.order_by().count()
-
-    def __getitem__(self, item: slice) -> list[dict]:
-        return fetch_rows(class_rows(self.queryset[item]))
-
-    def all(self) -> list[dict]:
-        return fetch_rows(class_rows(self.queryset))
+def ClassRows(queryset) -> RowPage:  # noqa: N802 - reads like the page source it returns
+    """Page source of Classes: value rows of `queryset` (filtered and ordered ClassOccurrences)."""
+    return RowPage(queryset, class_rows, JSON_COLUMNS)
 
 
 def class_rows(queryset):
@@ -245,7 +212,7 @@ def load_instructors(ids) -> dict[int, dict]:
     if not ids:
         return {}
     queryset = Instructor.objects.filter(id__in=ids).order_by().values(*PUBLIC_INSTRUCTOR_COLUMNS)
-    rows = fetch_rows(queryset, json_columns=("sports", "bio", "certifications"))
+    rows = fetch_rows(queryset, PUBLIC_INSTRUCTOR_JSON)
     return {row["id"]: present_public_instructor_row(row) for row in rows}
 
 

@@ -47,6 +47,28 @@ PUBLIC_INSTRUCTOR_COLUMNS = (
 )
 
 
+PUBLIC_INSTRUCTOR_JSON = ("sports", "bio", "certifications")
+# ... and the instructors endpoints' shape.
+INSTRUCTOR_COLUMNS = (
+    *PUBLIC_INSTRUCTOR_COLUMNS,
+    "weekly_availability",
+    "pay_rate_policy_id",
+    "created_at",
+    "updated_at",
+)
+INSTRUCTOR_JSON = (*PUBLIC_INSTRUCTOR_JSON, "weekly_availability")
+
+
+def present_instructor_row(row: dict) -> dict:
+    """Instructor as the instructors endpoints return it, from a `.values(*INSTRUCTOR_COLUMNS)` row."""
+    data = present_public_instructor_row(row)
+    data["weeklyAvailability"] = present_availability(row["weekly_availability"])
+    data["payRatePolicyId"] = row["pay_rate_policy_id"]
+    data["createdAt"] = row["created_at"]
+    data["updatedAt"] = row["updated_at"]
+    return data
+
+
 def present_public_instructor_row(row: dict) -> dict:
     """The public Instructor shape from a `.values(*PUBLIC_INSTRUCTOR_COLUMNS)` row (no model instances)."""
     name = " ".join(p for p in (row["contact__first_name"], row["contact__last_name"]) if p)

@@ -7,12 +7,16 @@ from rest_framework.response import Response
 
 from apps.api.filters import apply_ordering, parse_bool, parse_int
 from apps.api.views import PlatformViewSet
+from apps.classes.rows import RowPage
 
 from .. import services
 from ..models import Instructor, InstructorType, PayRatePolicy
 from ..presenters import (
+    INSTRUCTOR_COLUMNS,
+    INSTRUCTOR_JSON,
     PUBLIC_INSTRUCTOR_PREFETCH,
     present_instructor,
+    present_instructor_row,
     present_instructor_type,
     present_pay_rate_policy,
 )
@@ -114,8 +118,8 @@ class InstructorViewSet(InputMixin, PlatformViewSet):
                 | Q(contact_full_name__icontains=term)
             )
         queryset = apply_ordering(queryset, params, INSTRUCTOR_ORDERING, "-createdAt")
-        page = self.paginate_queryset(queryset)
-        return self.get_paginated_response([present_instructor(o) for o in page])
+        page = self.paginate_queryset(RowPage(queryset, lambda qs: qs.values(*INSTRUCTOR_COLUMNS), INSTRUCTOR_JSON))
+        return self.get_paginated_response([present_instructor_row(row) for row in page])
 
     def retrieve(self, request, pk=None):
         return Response(present_instructor(self.get_object()))
