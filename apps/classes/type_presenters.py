@@ -33,16 +33,50 @@ def present_class_type(class_type, ctx: dict) -> dict:
     }
 
 
-def present_progression_track(track, ctx: dict) -> dict:
-    """Needs `class_types` and `levels` prefetched (see PROGRESSION_TRACK_PREFETCH)."""
-    return {
-        "id": track.id,
-        "name": _translated(track, ctx, "name"),
-        "slug": track.slug,
-        "description": _translated(track, ctx, "description"),
-        "classTypeIds": sorted(ct.id for ct in track.class_types.all()),
-        "levels": [{"id": lvl.id, "name": lvl.name, "position": lvl.position} for lvl in track.levels.all()],
-        "translations": track.translations or {},
-        "createdAt": track.created_at,
-        "updatedAt": track.updated_at,
-    }
+TRACK_COLUMNS = ("id", "name", "slug", "description", "translations", "created_at", "updated_at", "class_type_ids")
+
+
+def track_values(queryset):
+    """Progression tracks as `.values()` rows with their class type ids (sorted) from one SQL subquery."""
+    from django.contrib.postgres.expressions import ArraySubquery
+    from django.db.models import OuterRef
+
+    from .models import ProgressionTrack
+
+    through = ProgressionTrack.class_types.through.objects
+    class_type_ids = ArraySubquery(
+        through.filter(progressiontrack_id=OuterRef("pk")).order_by("classtype_id").values("classtype_id")
+    )
+    return queryset.annotate(class_type_ids=class_type_ids).values(*TRACK_COLUMNS)
+
+
+def present_track_rows(rows, ctx: dict) -> list[dict]:
+    """Progression tracks from `track_values` rows, with their levels read in one query."""
+    from .models import ProgressionLevel
+
+    rows = list(rows)
+    levels: dict[int, list] = {row["id"]: [] for row in rows}
+    if rows:
+        for level in (
+            ProgressionLevel.objects.filter(track_id__in=list(levels))
+            .order_by("position", "id")
+            .values("track_id", "id", "name", "position")
+        ):
+            levels[level.pop("track_id")].append(level)
+    locale, default_language = ctx.get("locale"), ctx.get("default_language")
+    return [
+        {
+            "id": row["id"],
+            "name": resolve_translation(row["translations"], locale, default_language, "name", row["name"]),
+            "slug": row["slug"],
+            "description": resolve_translation(
+                row["translations"], locale, default_language, "description", row["description"]
+            ),
+            "classTypeIds": list(row["class_type_ids"] or []),
+            "levels": levels[row["id"]],
+            "translations": row["translations"] or {},
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+        for row in rows
+    ]

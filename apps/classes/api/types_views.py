@@ -1,15 +1,16 @@
 """Class types (CRUD) and progression tracks (read-only). Registered by apps/classes/api/urls.py."""
 
-from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.response import Response
 
+from apps.api.exceptions import NotFound
 from apps.api.filters import apply_ordering, parse_bool, parse_int
 from apps.api.views import PlatformViewSet
 
 from .. import type_services
-from ..models import ClassType, ProgressionLevel, ProgressionTrack
-from ..type_presenters import present_class_type, present_progression_track, presenter_context
+from ..models import ClassType, ProgressionTrack
+from ..rows import RowPage
+from ..type_presenters import present_class_type, present_track_rows, presenter_context, track_values
 from .types_serializers import ClassTypeInputSerializer, ClassTypeSchema, ProgressionTrackSchema
 
 LOCALE_PARAM = OpenApiParameter(
@@ -124,21 +125,17 @@ class ProgressionTrackViewSet(PlatformViewSet):
     http_method_names = ["get", "head"]
     required_scopes = {"list": "classes:read", "retrieve": "classes:read"}
 
-    def base_queryset(self):
-        return ProgressionTrack.objects.prefetch_related(
-            Prefetch("class_types", queryset=ClassType.objects.only("id")),
-            Prefetch("levels", queryset=ProgressionLevel.objects.order_by("position", "id")),
-        )
-
     def list(self, request):
         queryset = self.get_queryset()
         class_type_id = parse_int(request.query_params, "classTypeId")
         if class_type_id is not None:
             queryset = queryset.filter(class_types__id=class_type_id)
         queryset = queryset.order_by("-created_at", "-id")
-        page = self.paginate_queryset(queryset)
-        ctx = presenter_context(request)
-        return self.get_paginated_response([present_progression_track(o, ctx) for o in page])
+        page = self.paginate_queryset(RowPage(queryset, track_values, ("translations",)))
+        return self.get_paginated_response(present_track_rows(page, presenter_context(request)))
 
     def retrieve(self, request, pk=None):
-        return Response(present_progression_track(self.get_object(), presenter_context(request)))
+        rows = RowPage(self.get_queryset().filter(pk=pk), track_values, ("translations",)).all()
+        if not rows:
+            raise NotFound()
+        return Response(present_track_rows(rows, presenter_context(request))[0])
