@@ -163,9 +163,15 @@ def _flatten_drf_errors(detail) -> dict:
             fields.setdefault(prefix or "nonFieldErrors", []).append(str(value))
 
     walk("", detail)
-    if "non_field_errors" in fields:
-        fields["nonFieldErrors"] = fields.pop("non_field_errors")
-    return fields
+    renamed: dict[str, list[str]] = {}
+    for key, messages in fields.items():
+        # DRF's `non_field_errors` of a nested object is an error of that object's field as a whole.
+        if key == "non_field_errors":
+            key = "nonFieldErrors"
+        elif key.endswith(".non_field_errors"):
+            key = key.removesuffix(".non_field_errors")
+        renamed.setdefault(key, []).extend(messages)
+    return renamed
 
 
 def _to_api_error(exc) -> ApiError | None:

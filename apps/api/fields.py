@@ -1,13 +1,20 @@
 """Serializer fields shared by every app's input validation."""
 
+import datetime as dt
+
 from django.utils import timezone
 from rest_framework import serializers
+
+from .filters import in_range
 
 
 class StrictDateTimeField(serializers.DateTimeField):
     """An ISO 8601 date-time that must carry an explicit offset or `Z`; naive values are rejected."""
 
-    default_error_messages = {"naive": "Date-times must carry an explicit offset or `Z`."}
+    default_error_messages = {
+        "naive": "Date-times must carry an explicit offset or `Z`.",
+        "range": "Must be between 1900-01-01 and 9999-12-01.",
+    }
 
     def to_internal_value(self, value):
         parsed = super().to_internal_value(value)
@@ -16,6 +23,12 @@ class StrictDateTimeField(serializers.DateTimeField):
         if isinstance(value, str) and not _has_offset(value):
             self.fail("naive")
         return parsed
+
+    def run_validators(self, value):
+        # After `to_internal_value`, so that a subclass's own (narrower) bound reports its message first.
+        if isinstance(value, dt.datetime) and timezone.is_aware(value) and not in_range(value):
+            self.fail("range")
+        super().run_validators(value)
 
     def enforce_timezone(self, value):
         # Keep naive values naive so to_internal_value can reject them.

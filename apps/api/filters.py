@@ -7,6 +7,20 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from .exceptions import ValidationFailed
 
+MAX_INT = 2**63 - 1  # the database's bigint range; anything beyond is a 400, never a database error
+# Date-times the service accepts at all: converting anything closer to datetime.min/max to another clock overflows.
+EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+LATEST = dt.datetime(9999, 12, 1, tzinfo=dt.UTC)
+RANGE_MESSAGE = "Must be between 1900-01-01 and 9999-12-01."
+
+
+def in_range(value: dt.datetime) -> bool:
+    """Whether an aware date-time lies in the range the service handles (no overflow on any clock)."""
+    try:
+        return EARLIEST <= value <= LATEST
+    except OverflowError:
+        return False
+
 
 def parse_bool(params, name):
     raw = params.get(name)
@@ -22,9 +36,12 @@ def parse_int(params, name):
     if raw in (None, ""):
         return None
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise ValidationFailed({name: ["Must be an integer."]})
+    if abs(value) > MAX_INT:
+        raise ValidationFailed({name: [f"Must be between {-MAX_INT} and {MAX_INT}."]})
+    return value
 
 
 def parse_enum_list(params, name, allowed) -> list[str] | None:
@@ -50,15 +67,20 @@ def _parse_bound(params, name, tz: dt.tzinfo, end: bool):
             day = None
         if day is None:
             raise ValidationFailed({name: ["Must be a date (YYYY-MM-DD) or a date-time with an offset."]})
+        value = dt.datetime.combine(day, dt.time.min, tzinfo=tz)
+        if not in_range(value):
+            raise ValidationFailed({name: [RANGE_MESSAGE]})
         if end:
-            day = day + dt.timedelta(days=1)
-        return dt.datetime.combine(day, dt.time.min, tzinfo=tz), end
+            value = dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min, tzinfo=tz)
+        return value, end
     try:
         value = parse_datetime(raw.replace(" ", "+"))
     except ValueError:
         value = None
     if value is None or value.tzinfo is None:
         raise ValidationFailed({name: ["Must be a date (YYYY-MM-DD) or a date-time with an offset."]})
+    if not in_range(value):
+        raise ValidationFailed({name: [RANGE_MESSAGE]})
     return value, False
 
 

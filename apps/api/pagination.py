@@ -7,6 +7,7 @@ from .exceptions import ValidationFailed
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
+MAX_OFFSET = 2**63 - 1  # beyond any row count; larger values could not even be echoed as a JSON integer
 
 
 def parse_page_params(query_params) -> tuple[int, int]:
@@ -18,6 +19,7 @@ def parse_page_params(query_params) -> tuple[int, int]:
             limit = int(raw_limit)
             if limit < 1:
                 errors["limit"] = ["Must be at least 1."]
+            limit = min(limit, MAX_LIMIT)
         except ValueError:
             errors["limit"] = ["Must be an integer."]
     raw_offset = query_params.get("offset")
@@ -26,6 +28,8 @@ def parse_page_params(query_params) -> tuple[int, int]:
             offset = int(raw_offset)
             if offset < 0:
                 errors["offset"] = ["Must be 0 or more."]
+            elif offset > MAX_OFFSET:
+                errors["offset"] = [f"Must be at most {MAX_OFFSET}."]
         except ValueError:
             errors["offset"] = ["Must be an integer."]
     if errors:

@@ -1,5 +1,7 @@
 """Fast JSON rendering with orjson: UTC date-times end in `Z`, Decimals become numbers."""
 
+import datetime as dt
+import json
 from decimal import Decimal
 
 import orjson
@@ -18,8 +20,24 @@ def _default(value):
     raise TypeError
 
 
+def _stdlib_default(value):
+    if isinstance(value, dt.datetime):
+        return orjson.loads(orjson.dumps(value, option=OPTIONS))
+    if isinstance(value, Decimal):
+        return float(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    return str(value)
+
+
 def dumps(data) -> bytes:
-    return orjson.dumps(data, default=_default, option=OPTIONS)
+    try:
+        return orjson.dumps(data, default=_default, option=OPTIONS)
+    except orjson.JSONEncodeError:
+        # orjson refuses integers beyond 64 bits (e.g. a huge value echoed back); the standard library writes them.
+        return json.dumps(data, default=_stdlib_default, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 class JSONRenderer(BaseRenderer):

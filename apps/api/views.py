@@ -14,8 +14,9 @@ from rest_framework.views import APIView
 
 from . import idempotency, ratelimit
 from .credentials import Credential
-from .exceptions import ApiError, NotFound, RateLimited
+from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed
 from .middleware import json_response
+from .parsers import NUL_MESSAGE
 
 MAX_DB_ID = 2**63 - 1
 BODY_METHODS = frozenset({"POST", "PATCH", "PUT"})
@@ -81,8 +82,15 @@ class PlatformViewMixin:
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         self.check_rate_limits(request)
-        if out_of_range_id(kwargs):
+        if out_of_range_id(kwargs) or any(isinstance(v, str) and "\x00" in v for v in kwargs.values()):
             raise NotFound()
+        self.check_query_params(request)
+
+    def check_query_params(self, request):
+        """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it)."""
+        bad = [key for key, values in request.query_params.lists() if "\x00" in key or any("\x00" in v for v in values)]
+        if bad:
+            raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})
 
     def check_path_objects(self):
         """Resolve the path object, if the view has one, so that a 404 wins over a 415 (API.md §2.7)."""

@@ -1,7 +1,7 @@
 import hashlib
 import hmac
 import secrets
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -58,11 +58,11 @@ class Organization(models.Model):
         return langs
 
     def tax_inclusive(self, amount):
-        """`amount` (before tax) with the organization's default tax added, rounded to cents, as float."""
+        """`amount` (before tax) with the organization's default tax added, rounded half-up to cents, as float."""
         if amount is None:
             return None
         value = Decimal(amount) * (Decimal(100) + self.default_tax_rate) / Decimal(100)
-        return float(value.quantize(Decimal("0.01")))
+        return float(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 class StaffMembership(models.Model):
