@@ -282,10 +282,6 @@ def test_a_day_at_the_gym():
         assert data["clubId"] == club_id
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="finding /tmp/findings/classes.md: a class with an area emits no availability.changed (API.md §9)",
-)
 def test_class_in_a_room_emits_availability_changed():
     api = fresh_gym("e2e-class-room")
     club_id = api.get("/clubs/centro")["id"]
