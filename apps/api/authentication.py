@@ -53,12 +53,16 @@ class KeyLookup:
         self.init_list = [column[0].target.attname for column in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, connection.alias)
         self.alias = connection.alias
+        # The column converters (JSON decoding, time zones) are fixed for this SQL: resolve them once as well.
+        self.converters = self.compiler.get_converters([column[0] for column in select[: self.compiler.col_count]])
 
     def fetch(self, connection, prefix: str) -> ApiKey | None:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, [prefix])
             rows = cursor.fetchmany(2)
-        for row in self.compiler.results_iter(results=[rows]):
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        for row in rows:
             key = ApiKey.from_db(self.alias, self.init_list, row[self.start : self.end])
             for populator in self.populators:
                 populator.populate(row, key)
