@@ -345,3 +345,15 @@ def test_list_query_count_is_constant(api, organization, coach_type, django_asse
         make_instructor(organization, f"I{i}", type=coach_type)
     with django_assert_max_num_queries(8):
         assert api.get(URL).json()["total"] == 5
+
+
+@pytest.mark.parametrize("missing", ["dayOfWeek", "startTime", "endTime"])
+def test_patch_with_incomplete_availability_slot_is_400(api, instructor, missing):
+    slot = {"dayOfWeek": "sunday", "startTime": "10:00", "endTime": "12:00"}
+    del slot[missing]
+    response = api.patch(f"{URL}/{instructor.id}", {"weeklyAvailability": [slot]}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "VALIDATION_ERROR"
+    assert any(missing in key for key in response.json()["details"]["fields"])
+    instructor.refresh_from_db()
+    assert instructor.weekly_availability != [slot]

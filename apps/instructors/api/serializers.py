@@ -23,6 +23,10 @@ class AvailabilitySlotSerializer(serializers.Serializer):
     clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
 
     def validate(self, attrs):
+        # A PATCH replaces the whole list, so every slot is complete even though the parent body is partial.
+        missing = [name for name in ("dayOfWeek", "startTime", "endTime") if name not in attrs]
+        if missing:
+            raise serializers.ValidationError({name: ["This field is required."] for name in missing})
         if attrs["startTime"] >= attrs["endTime"]:
             raise serializers.ValidationError({"endTime": ["Must be after `startTime`."]})
         club = attrs.get("clubId")
