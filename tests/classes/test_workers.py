@@ -136,8 +136,9 @@ def test_real_celery_worker_extends_series(open_series, settings):
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CONN_MAX_AGE": "0",
     }
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Read the app's setting before changing Django's: Celery loads its lazy config from Django settings.
     previous_eager = celery_app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     celery_app.conf.task_always_eager = False
     celery_app.conf.broker_url = broker
     before = ClassOccurrence.objects.count()
