@@ -1,9 +1,11 @@
 """limit/offset pagination with the page body `{data, total, limit, offset}`."""
 
+from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
 from .exceptions import ValidationFailed
+from .fastread import cheap_count, fetch
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -48,10 +50,16 @@ class PagePagination(BasePagination):
         self.limit, self.offset = parse_page_params(request.query_params)
         if hasattr(queryset, "ordered") and not queryset.ordered:
             raise AssertionError(f"{view.__class__.__name__} paginates an unordered queryset")
-        self.total = len(queryset) if isinstance(queryset, list | tuple) else queryset.count()
+        if isinstance(queryset, list | tuple):
+            self.total = len(queryset)
+        elif isinstance(queryset, QuerySet):
+            self.total = cheap_count(queryset)
+        else:
+            self.total = queryset.count()
         if self.total == 0 or self.offset >= self.total:
             return []
-        return list(queryset[self.offset : self.offset + self.limit])
+        page = queryset[self.offset : self.offset + self.limit]
+        return fetch(page) if isinstance(page, QuerySet) else list(page)
 
     def get_paginated_response(self, data):
         return Response(page_body(data, self.total, self.limit, self.offset))

@@ -13,13 +13,13 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from apps.api.fastread import ValuesPage, fetch_values
 from apps.api.presenters import money, resolve_translation
 from apps.bookings.models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
 from apps.instructors.models import Instructor
-from apps.instructors.presenters import PUBLIC_INSTRUCTOR_COLUMNS, PUBLIC_INSTRUCTOR_JSON, present_public_instructor_row
+from apps.instructors.presenters import PUBLIC_INSTRUCTOR_COLUMNS, present_public_instructor_row
 
 from .models import ClassOccurrence
-from .rows import RowPage, fetch_rows
 
 # Columns of one Class row (joined relations included) read by `present_class_row`.
 CLASS_COLUMNS = (
@@ -90,9 +90,9 @@ def annotate_counts(queryset):
 JSON_COLUMNS = ("images", "translations", "class_type__translations", "series__days_of_week")
 
 
-def ClassRows(queryset) -> RowPage:  # noqa: N802 - reads like the page source it returns
+def ClassRows(queryset) -> ValuesPage:  # noqa: N802 - reads like the page source it returns
     """Page source of Classes: value rows of `queryset` (filtered and ordered ClassOccurrences)."""
-    return RowPage(queryset, class_rows, JSON_COLUMNS)
+    return ValuesPage(queryset, class_rows)
 
 
 def class_rows(queryset):
@@ -212,7 +212,7 @@ def load_instructors(ids) -> dict[int, dict]:
     if not ids:
         return {}
     queryset = Instructor.objects.filter(id__in=ids).order_by().values(*PUBLIC_INSTRUCTOR_COLUMNS)
-    rows = fetch_rows(queryset, PUBLIC_INSTRUCTOR_JSON)
+    rows = fetch_values(queryset)
     return {row["id"]: present_public_instructor_row(row) for row in rows}
 
 

@@ -4,12 +4,12 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.response import Response
 
 from apps.api.exceptions import NotFound
+from apps.api.fastread import ValuesPage
 from apps.api.filters import apply_ordering, parse_bool, parse_int
 from apps.api.views import PlatformViewSet
 
 from .. import type_services
 from ..models import ClassType, ProgressionTrack
-from ..rows import RowPage
 from ..type_presenters import present_class_type, present_track_rows, presenter_context, track_values
 from .types_serializers import ClassTypeInputSerializer, ClassTypeSchema, ProgressionTrackSchema
 
@@ -131,11 +131,11 @@ class ProgressionTrackViewSet(PlatformViewSet):
         if class_type_id is not None:
             queryset = queryset.filter(class_types__id=class_type_id)
         queryset = queryset.order_by("-created_at", "-id")
-        page = self.paginate_queryset(RowPage(queryset, track_values, ("translations",)))
+        page = self.paginate_queryset(ValuesPage(queryset, track_values))
         return self.get_paginated_response(present_track_rows(page, presenter_context(request)))
 
     def retrieve(self, request, pk=None):
-        rows = RowPage(self.get_queryset().filter(pk=pk), track_values, ("translations",)).all()
+        rows = ValuesPage(self.get_queryset().filter(pk=pk), track_values).all()
         if not rows:
             raise NotFound()
         return Response(present_track_rows(rows, presenter_context(request))[0])

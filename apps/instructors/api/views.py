@@ -5,15 +5,14 @@ from django.db.models.functions import Concat
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.response import Response
 
+from apps.api.fastread import ValuesPage
 from apps.api.filters import apply_ordering, parse_bool, parse_int
 from apps.api.views import PlatformViewSet
-from apps.classes.rows import RowPage
 
 from .. import services
 from ..models import Instructor, InstructorType, PayRatePolicy
 from ..presenters import (
     INSTRUCTOR_COLUMNS,
-    INSTRUCTOR_JSON,
     PUBLIC_INSTRUCTOR_PREFETCH,
     present_instructor,
     present_instructor_row,
@@ -118,7 +117,7 @@ class InstructorViewSet(InputMixin, PlatformViewSet):
                 | Q(contact_full_name__icontains=term)
             )
         queryset = apply_ordering(queryset, params, INSTRUCTOR_ORDERING, "-createdAt")
-        page = self.paginate_queryset(RowPage(queryset, lambda qs: qs.values(*INSTRUCTOR_COLUMNS), INSTRUCTOR_JSON))
+        page = self.paginate_queryset(ValuesPage(queryset, lambda qs: qs.values(*INSTRUCTOR_COLUMNS)))
         return self.get_paginated_response([present_instructor_row(row) for row in page])
 
     def retrieve(self, request, pk=None):
