@@ -9,6 +9,67 @@ from .scopes import ALL_SCOPES
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 SCOPE_ERROR_REF = {"$ref": "#/components/schemas/InsufficientScopeError"}
 
+# Summaries for operations whose view declares none (keyed by operationId, MCP tool naming of API.md §5.21).
+SUMMARIES = {
+    "me_get": "Who am I: the credential, its organization and scopes",
+    "organization_get": "Get the organization settings",
+    "organization_update": "Update the organization settings",
+    "area_types_create": "Create an area type",
+    "area_types_get": "Get an area type",
+    "area_types_update": "Update an area type",
+    "areas_create": "Create an area",
+    "areas_get": "Get an area",
+    "areas_update": "Update an area (deactivate with isActive: false)",
+    "area_blocks_get": "Get an area block",
+    "bookings_list": "List bookings (area, class and event)",
+    "bookings_create": "Create an area booking",
+    "bookings_get": "Get a booking",
+    "bookings_update": "Update or reschedule a booking",
+    "bookings_cancel": "Cancel a booking",
+    "booking_players_list": "List the players of an area booking",
+    "booking_players_create": "Add a player to an area booking",
+    "booking_players_delete": "Remove a player from an area booking",
+    "channel_bookings_create": "Create a booking from a partner channel",
+    "channel_bookings_get": "Get a booking by its external id",
+    "channel_bookings_cancel": "Cancel a booking by its external id",
+    "channel_bookings_payment": "Report the partner's payment totals for a booking",
+    "checkins_get": "Get a check-in",
+    "contacts_list": "List contacts",
+    "contacts_create": "Create a contact",
+    "contacts_get": "Get a contact",
+    "contacts_update": "Update a contact",
+    "contacts_archive": "Archive a contact (cancels active memberships and future bookings)",
+    "contacts_restore": "Restore an archived contact",
+    "pipeline_stages_list": "List pipeline stages",
+    "contact_sources_list": "List contact sources",
+}
+
+# Tags per operationId prefix, so the groups read like the resources (API.md §5 headings).
+TAGS = {"classes_": "classes", "class_bookings_": "class-bookings", "class_waitlist_": "class-bookings"}
+
+# Responses every write may give besides its own: idempotency (API.md §1.1) and media type (§1).
+WRITE_ERRORS = {
+    "post": {
+        "409": "Business rule conflict, or the same Idempotency-Key is still in progress",
+        "415": "Content-Type is not application/json",
+        "422": "Idempotency-Key reused with a different request",
+    },
+    "patch": {"409": "Business rule conflict", "415": "Content-Type is not application/json"},
+    "delete": {"409": "Business rule conflict"},
+}
+
+IDEMPOTENCY_PARAMETER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Replays the stored 2xx answer for 24 h when the same request is repeated (API.md §1.1).",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
+}
+
+DEFAULT_DESCRIPTIONS = {"200": "OK", "201": "Created", "204": "No content"}
+
+LOCATION_HEADER = {"Location": {"description": "URL of the created resource", "schema": {"type": "string"}}}
+
 
 def _json(ref, description):
     return {"description": description, "content": {"application/json": {"schema": ref}}}
@@ -44,6 +105,16 @@ class PlatformAutoSchema(AutoSchema):
                 parameter["schema"] = {"type": "integer"}
         return parameters
 
+    def get_summary(self):
+        return super().get_summary() or SUMMARIES.get(self.get_operation_id())
+
+    def get_tags(self):
+        operation_id = self.get_operation_id()
+        for prefix, tag in TAGS.items():
+            if operation_id.startswith(prefix):
+                return [tag]
+        return super().get_tags()
+
     def get_operation(self, *args, **kwargs):
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
@@ -51,6 +122,11 @@ class PlatformAutoSchema(AutoSchema):
         scope = self.required_scope()
         if scope is None:
             return operation
+        method = self.method.lower()
+        if method == "post" and not any(
+            p.get("name") == IDEMPOTENCY_PARAMETER["name"] for p in operation.get("parameters", [])
+        ):
+            operation.setdefault("parameters", []).append(dict(IDEMPOTENCY_PARAMETER))
         if scope == NO_SCOPE:
             operation["x-required-scope"] = None
         elif isinstance(scope, str):
@@ -71,7 +147,18 @@ class PlatformAutoSchema(AutoSchema):
         )
         if "{" in self.path:
             responses.setdefault("404", _json(ERROR_REF, "Not found in the caller's organization"))
+        for status, description in WRITE_ERRORS.get(method, {}).items():
+            responses.setdefault(status, _json(ERROR_REF, description))
         responses.setdefault("429", _json(ERROR_REF, "Rate limit exceeded (see Retry-After)"))
+        for status, response in responses.items():
+            # An error documented by description only still answers with the error body (API.md §3).
+            if status.startswith(("4", "5")) and not response.get("content"):
+                response["content"] = {"application/json": {"schema": ERROR_REF}}
+            if not response.get("description"):
+                response["description"] = DEFAULT_DESCRIPTIONS.get(status, "")
+        if "201" in responses:
+            responses["201"].setdefault("headers", {}).update(LOCATION_HEADER)
+        operation["responses"] = dict(sorted(responses.items()))
         return operation
 
 
@@ -79,7 +166,30 @@ def only_public_paths(endpoints, **kwargs):
     return [e for e in endpoints if e[0].startswith("/v1/")]
 
 
+NULL_ONLY = {"enum": [None], "nullable": True}
+
+
+def _nullable_refs(node):
+    """`{allOf: [$ref], nullable: true}` (drf-spectacular's spelling) rejects null in OAS 3.0 validators, because
+    `nullable` only widens a `type` in the same object. Spell it as "the object or null" so every validator and
+    client generator reads it the same way."""
+    if isinstance(node, list):
+        return [_nullable_refs(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _nullable_refs(value) for key, value in node.items()}
+    if node.get("nullable") is True and "type" not in node:
+        for keyword in ("allOf", "oneOf", "anyOf"):
+            branches = node.get(keyword)
+            if isinstance(branches, list) and len(branches) == 1 and "$ref" in branches[0]:
+                rest = {k: v for k, v in node.items() if k not in (keyword, "nullable")}
+                return {**rest, "oneOf": [branches[0], dict(NULL_ONLY)]}
+    return node
+
+
 def add_security_schemes(result, generator, request, public):
+    result["paths"] = _nullable_refs(result.get("paths", {}))
+    result.setdefault("components", {})["schemas"] = _nullable_refs(result["components"].get("schemas", {}))
     components = result.setdefault("components", {})
     components.setdefault("securitySchemes", {}).update(
         {

@@ -87,3 +87,170 @@ def test_docs_page_renders(db):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/html")
     assert b"/v1/openapi.json" in response.content
+
+
+# --- conformance of the document's form (API.md §1, §5.21, §5.22) ------------------------------------------------
+
+VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
+VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
+SINGLETONS = {"me", "organization"}
+
+
+def _singular(segment):
+    return segment[:-2] if segment.endswith("sses") else segment[:-1] if segment.endswith("s") else segment
+
+
+def mcp_tool_name(path, method):
+    """API.md §5.21: the path's resource segments in snake_case plus `list|get|create|update|delete|<verb>`."""
+    parts = path.removeprefix("/v1/platform/").split("/")
+    names = [p.replace("-", "_") for p in parts if not p.startswith("{")]
+    action = None
+    if len(names) > 1 and names[-1] in VERBS and parts[-1] == names[-1]:
+        action = names.pop()
+    resource = "_".join([_singular(n) for n in names[:-1]] + [names[-1]])
+    if action is None:
+        single = parts[-1].startswith("{") or names[-1] in SINGLETONS
+        action = {"get": "get" if single else "list", "post": "create", "patch": "update", "delete": "delete"}[method]
+    return f"{resource}_{action}"
+
+
+def test_operation_ids_follow_mcp_tool_naming(schema):
+    for path, method, operation in platform_operations(schema):
+        assert operation["operationId"] == mcp_tool_name(path, method), (path, method)
+    operations = {op["operationId"] for _, _, op in platform_operations(schema)}
+    expected = {"classes_list", "class_bookings_create", "bookings_cancel", "channel_bookings_payment", "me_get"}
+    assert expected <= operations
+
+
+def test_every_platform_operation_has_summary_and_tags(schema):
+    for path, method, operation in platform_operations(schema):
+        assert operation.get("summary"), (path, method)
+        assert operation.get("tags"), (path, method)
+    assert schema["paths"]["/v1/platform/classes"]["get"]["tags"] == ["classes"]
+
+
+def _response_schema(schema, operation, status):
+    content = operation["responses"][status]["content"]["application/json"]["schema"]
+    if "$ref" in content:
+        return schema["components"]["schemas"][content["$ref"].rsplit("/", 1)[-1]]
+    return content
+
+
+def test_status_codes_and_error_bodies_are_documented(schema):
+    error = {"$ref": "#/components/schemas/Error"}
+    for path, method, operation in platform_operations(schema):
+        responses = operation["responses"]
+        for status, response in responses.items():
+            assert response.get("description"), (path, method, status)
+            if status.startswith("4") and status != "403":
+                assert response["content"]["application/json"]["schema"] == error, (path, method, status)
+        scope_error = responses["403"]["content"]["application/json"]["schema"]
+        assert {"$ref": "#/components/schemas/InsufficientScopeError"} in scope_error["oneOf"]
+        if method == "post":
+            assert {"201", "200"} & set(responses), (path, method)
+            assert {"409", "415", "422"} <= set(responses), (path, method)
+            header = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
+            assert header and header[0]["in"] == "header" and header[0]["schema"]["maxLength"] == 255
+        if method == "patch":
+            assert {"200", "409", "415"} <= set(responses), (path, method)
+        if method == "delete":
+            assert "204" in responses and "content" not in responses["204"], (path, method)
+            assert "409" in responses
+        if "201" in responses:
+            assert "Location" in responses["201"]["headers"], (path, method)
+        if "{" in path:
+            assert "404" in responses, (path, method)
+
+
+def test_lists_are_pages_with_limit_and_offset(schema):
+    lists = [(p, op) for p, m, op in platform_operations(schema) if op["operationId"].endswith("_list")]
+    assert len(lists) >= 18
+    for path, operation in lists:
+        page = _response_schema(schema, operation, "200")
+        assert set(page["required"]) == {"data", "total", "limit", "offset"}, path
+        assert page["properties"]["data"]["type"] == "array"
+        params = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
+        assert params["limit"]["schema"]["type"] == "integer" and params["limit"]["schema"]["minimum"] == 1, path
+        assert params["offset"]["schema"] == {"type": "integer", "minimum": 0}, path
+
+
+LIST_FILTERS = {
+    "/v1/platform/clubs": {"q", "city", "sport", "locale", "ordering"},
+    "/v1/platform/areas": {"clubId", "areaTypeId", "sport", "isActive", "q", "ordering"},
+    "/v1/platform/area-blocks": {"clubId", "areaId", "startDate", "endDate"},
+    "/v1/platform/availability": {"clubId", "startDate", "endDate", "areaId", "sport", "minDurationMinutes"},
+    "/v1/platform/classes": {
+        "startDate", "endDate", "clubId", "areaId", "classTypeId", "instructorId", "status", "visibility",
+        "timeStatus", "recurrenceId", "q", "locale", "ordering",
+    },
+    "/v1/platform/class-types": {"locale"},
+    "/v1/platform/progression-tracks": {"classTypeId", "locale"},
+    "/v1/platform/classes/{id}/bookings": {"status", "checkedIn"},
+    "/v1/platform/classes/{id}/waitlist": {"status"},
+    "/v1/platform/bookings": {
+        "type", "clubId", "areaId", "classId", "eventId", "contactId", "status", "source", "externalSource",
+        "externalId", "startDate", "endDate", "ordering",
+    },
+    "/v1/platform/checkins": {
+        "clubId", "classId", "bookingId", "contactId", "membershipId", "method", "startDate", "endDate",
+    },
+    "/v1/platform/contacts": {
+        "q", "email", "status", "pipelineStageId", "sourceId", "tag", "startDate", "endDate", "ordering",
+    },
+    "/v1/platform/instructors": {"isActive", "isBookable", "typeId", "sport", "q"},
+}  # fmt: skip
+
+INTEGER_FILTERS = {"clubId", "areaId", "areaTypeId", "classTypeId", "instructorId", "recurrenceId", "classId"}
+INTEGER_FILTERS |= {"eventId", "contactId", "bookingId", "membershipId", "pipelineStageId", "sourceId", "typeId"}
+INTEGER_FILTERS |= {"minDurationMinutes"}
+
+
+def test_list_filters_of_api_md_section_5_are_documented_with_types(schema):
+    for path, filters in LIST_FILTERS.items():
+        params = {p["name"]: p["schema"] for p in schema["paths"][path]["get"]["parameters"] if p["in"] == "query"}
+        assert filters <= set(params), (path, sorted(filters - set(params)))
+        for name in filters:
+            expected = "integer" if name in INTEGER_FILTERS else "boolean" if name.startswith("is") else None
+            if name == "checkedIn":
+                expected = "boolean"
+            if expected:
+                assert params[name]["type"] == expected, (path, name)
+    for path in ("/v1/platform/classes/{id}", "/v1/platform/class-types/{id}", "/v1/platform/clubs/{slug}"):
+        assert "locale" in {p["name"] for p in schema["paths"][path]["get"]["parameters"]}, path
+
+
+def _walk(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def test_nullable_references_accept_null_in_oas_3_0(schema):
+    """`{allOf: [$ref], nullable: true}` means "not null" to strict 3.0 validators; the document spells it oneOf."""
+    for node in _walk(schema):
+        if node.get("nullable") is True:
+            assert "type" in node or "oneOf" in node or node.get("enum") == [None], node
+    area_type = schema["components"]["schemas"]["Area"]["properties"]["areaType"]
+    assert area_type == {"oneOf": [{"$ref": "#/components/schemas/AreaTypeRef"}, {"enum": [None], "nullable": True}]}
+
+
+def test_free_form_objects_are_open(schema):
+    components = schema["components"]["schemas"]
+    for component, field in (
+        ("ContactSchema", "customFields"),
+        ("Instructor", "bio"),
+        ("ClassType", "translations"),
+        ("ProgressionTrack", "translations"),
+        ("Class", "translations"),
+        ("PlatformInstructor", "bio"),
+        ("Club", "socialProfiles"),
+    ):
+        prop = components[component]["properties"][field]
+        assert prop.get("type") == "object" and prop.get("additionalProperties") not in (None, False), (
+            component,
+            field,
+        )

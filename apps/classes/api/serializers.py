@@ -282,7 +282,7 @@ class PlatformInstructorDoc(serializers.Serializer):
     type = PlatformInstructorTypeRef(allow_null=True)
     experience = serializers.CharField(allow_null=True)
     hourlyRate = serializers.FloatField(allow_null=True)
-    bio = serializers.JSONField(allow_null=True)
+    bio = serializers.DictField(allow_null=True, help_text="Block-editor document.")
     certifications = serializers.ListField(child=serializers.CharField())
     isActive = serializers.BooleanField()
     isBookable = serializers.BooleanField()
@@ -339,7 +339,7 @@ class ClassDoc(serializers.Serializer):
     externalId = serializers.CharField(allow_null=True)
     createdAt = serializers.DateTimeField()
     updatedAt = serializers.DateTimeField()
-    translations = serializers.JSONField(allow_null=True)
+    translations = serializers.DictField(allow_null=True, help_text="Every locale's copy keyed by language code.")
     series = SeriesInfoDoc(required=False)
 
 

@@ -1,0 +1,514 @@
+"""The OpenAPI document describes what the API really returns (API.md §5.22), checked without a network server.
+
+Real responses from the test client are validated against the response schema the document declares for that
+operation and status, with OAS 3.0 semantics (`nullable`). The check is strict both ways: an object schema with
+named properties is closed (`additionalProperties: false` unless the document says otherwise), so a field the
+code returns but the document does not name fails, and so does a documented required field that is missing.
+"""
+
+import copy
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+from openapi_schema_validator import OAS30Validator
+from rest_framework.test import APIClient
+
+from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
+
+PLATFORM = "/v1/platform"
+SEEN = set()  # operationIds whose real response was validated in this module
+MADRID = ZoneInfo("Europe/Madrid")
+
+
+@pytest.fixture(scope="module")
+def document(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        response = APIClient().get("/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.fixture(autouse=True)
+def _rate_limit_clock_stands_still(monkeypatch):
+    """Many requests per test: the fixed rate-limit window must not roll over (or run out) mid-test."""
+    from types import SimpleNamespace
+
+    from apps.api import ratelimit
+
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000_020))
+    monkeypatch.setattr(ratelimit, "bucket_limit", lambda bucket: 10_000)
+
+
+def _closed(schema, components, depth=0):
+    """The schema with every `$ref` inlined and every object with named properties closed to other keys."""
+    assert depth < 40, "unexpectedly deep schema"
+    if isinstance(schema, list):
+        return [_closed(item, components, depth + 1) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        return _closed(components[schema["$ref"].rsplit("/", 1)[-1]], components, depth + 1)
+    out = {key: _closed(value, components, depth + 1) for key, value in schema.items()}
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
+class Conformance:
+    def __init__(self, document):
+        self.document = document
+        self.components = document["components"]["schemas"]
+
+    def response_schema(self, method, template, status):
+        item = self.document["paths"].get(template)
+        assert item is not None, f"{template} is not in the document"
+        operation = item.get(method)
+        assert operation is not None, f"{method.upper()} {template} is not in the document"
+        responses = operation["responses"]
+        assert str(status) in responses, f"{method.upper()} {template}: status {status} is not documented"
+        return responses[str(status)]
+
+    def check(self, client, method, template, status, *, data=None, params=None, query="", **path):
+        url = template.format(**path) + query
+        if params:
+            response = getattr(client, method)(url, params)
+        elif data is not None:
+            response = getattr(client, method)(url, data, format="json")
+        else:
+            response = getattr(client, method)(url)
+        assert response.status_code == status, (method, url, response.status_code, response.content[:500])
+        documented = self.response_schema(method, template, status)
+        content = documented.get("content")
+        SEEN.add(self.document["paths"][template][method]["operationId"])
+        if not content:
+            assert not response.content, f"{method.upper()} {template} {status}: body sent but none documented"
+            return None
+        assert response["Content-Type"].startswith("application/json")
+        schema = _closed(copy.deepcopy(content["application/json"]["schema"]), self.components)
+        body = response.json()
+        errors = sorted(OAS30Validator(schema).iter_errors(body), key=lambda e: list(e.absolute_path))
+        assert not errors, f"{method.upper()} {template} {status}: " + "; ".join(
+            f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message[:300]}" for e in errors[:10]
+        )
+        if status == 201:
+            assert "Location" in documented.get("headers", {}), f"{template}: 201 without a documented Location"
+            assert response.has_header("Location")
+        return body
+
+
+@pytest.fixture
+def conformance(document):
+    return Conformance(document)
+
+
+def _slot(days=7, hour=10, minutes=60):
+    start = (dt.datetime.now(MADRID) + dt.timedelta(days=days)).replace(hour=hour, minute=0, second=0, microsecond=0)
+    return start, start + dt.timedelta(minutes=minutes)
+
+
+@pytest.fixture
+def c(conformance):
+    return conformance.check
+
+
+# --- identity, organization, clubs ------------------------------------------------------------------------------
+
+
+def test_me_organization_clubs(c, api, club):
+    c(api, "get", f"{PLATFORM}/me", 200)
+    c(api, "get", f"{PLATFORM}/organization", 200)
+    c(api, "patch", f"{PLATFORM}/organization", 200, data={"offeredLanguages": ["en", "es"]})
+    page = c(api, "get", f"{PLATFORM}/clubs", 200)
+    assert page["total"] == 1
+    c(api, "get", f"{PLATFORM}/clubs", 200, params={"locale": "es", "limit": 1})
+    c(api, "get", PLATFORM + "/clubs/{slug}", 200, slug=club.slug)
+
+
+# --- areas, area types, blocks, availability ---------------------------------------------------------------------
+
+
+def test_areas_types_blocks_availability(c, api, club, area):
+    created = c(api, "post", f"{PLATFORM}/area-types", 201, data={"name": "Tennis court", "maxPlayers": 4})
+    c(api, "post", f"{PLATFORM}/area-types", 201, data={"name": "Open space"})
+    c(api, "get", f"{PLATFORM}/area-types", 200)
+    c(api, "get", PLATFORM + "/area-types/{id}", 200, id=created["id"])
+    c(api, "patch", PLATFORM + "/area-types/{id}", 200, id=created["id"], data={"maxPlayers": None})
+
+    bare = c(api, "post", f"{PLATFORM}/areas", 201, data={"clubId": club.id, "name": "Bare court"})
+    assert bare["areaType"] is None and bare["hourlyRate"] is None
+    c(api, "post", f"{PLATFORM}/areas", 201, data={"clubId": club.id, "name": "Court 9", "areaTypeId": created["id"]})
+    c(api, "get", f"{PLATFORM}/areas", 200)
+    c(api, "get", PLATFORM + "/areas/{id}", 200, id=area.id)
+    c(api, "patch", PLATFORM + "/areas/{id}", 200, id=bare["id"], data={"hourlyRate": 18.5, "isIndoor": True})
+
+    start, end = _slot(days=5)
+    block = c(
+        api,
+        "post",
+        f"{PLATFORM}/area-blocks",
+        201,
+        data={"areaId": area.id, "startTime": start.isoformat(), "endTime": end.isoformat()},
+    )
+    assert block["reason"] is None
+    c(api, "get", f"{PLATFORM}/area-blocks", 200)
+    c(api, "get", PLATFORM + "/area-blocks/{id}", 200, id=block["id"])
+    c(
+        api,
+        "get",
+        f"{PLATFORM}/availability",
+        200,
+        params={"clubId": club.id, "startDate": start.date().isoformat()},
+    )
+    c(api, "delete", PLATFORM + "/area-blocks/{id}", 204, id=block["id"])
+
+
+# --- classes, class types, progression tracks --------------------------------------------------------------------
+
+
+@pytest.fixture
+def class_type(api, conformance):
+    return conformance.check(
+        api, "post", f"{PLATFORM}/class-types", 201, data={"name": "Yoga", "color": "#12abEF", "maxPartySize": 2}
+    )
+
+
+def test_class_types(c, api, class_type):
+    bare = c(api, "post", f"{PLATFORM}/class-types", 201, data={"name": "Pilates"})
+    assert bare["maxPartySize"] is None
+    c(api, "get", f"{PLATFORM}/class-types", 200, params={"locale": "es"})
+    c(api, "get", PLATFORM + "/class-types/{id}", 200, id=class_type["id"])
+    c(api, "patch", PLATFORM + "/class-types/{id}", 200, id=class_type["id"], data={"description": "Stretch"})
+    c(api, "delete", PLATFORM + "/class-types/{id}", 204, id=bare["id"])
+
+
+def test_progression_tracks(c, api, organization, class_type):
+    from apps.classes.models import ProgressionLevel, ProgressionTrack
+
+    track = ProgressionTrack.objects.create(organization=organization, name="Beginner to pro", slug="b2p")
+    track.class_types.add(class_type["id"])
+    ProgressionLevel.objects.create(track=track, name="Beginner", position=1)
+    c(api, "get", f"{PLATFORM}/progression-tracks", 200)
+    c(api, "get", f"{PLATFORM}/progression-tracks", 200, params={"classTypeId": class_type["id"], "locale": "es"})
+    c(api, "get", PLATFORM + "/progression-tracks/{id}", 200, id=track.id)
+
+
+def test_classes_create_read_update_cancel_delete(c, api, club, area, class_type):
+    start, end = _slot(days=3, hour=18)
+    one_off = c(
+        api,
+        "post",
+        f"{PLATFORM}/classes",
+        201,
+        data={"clubId": club.id, "name": "Spin", "startTime": start.isoformat(), "endTime": end.isoformat()},
+    )
+    assert one_off["recurrence"] is None and "series" not in one_off
+    series = c(
+        api,
+        "post",
+        f"{PLATFORM}/classes",
+        201,
+        data={
+            "clubId": club.id,
+            "areaId": area.id,
+            "classTypeId": class_type["id"],
+            "name": "Morning yoga",
+            "startTime": start.isoformat(),
+            "endTime": end.isoformat(),
+            "priceBeforeTax": 10,
+            "maxCapacity": 8,
+            "color": "#00ff00",
+            "recurrence": {
+                "frequency": "weekly",
+                "daysOfWeek": ["monday", "wednesday"],
+                "ends": {"type": "after", "occurrences": 4},
+            },
+        },
+    )
+    assert series["series"]["occurrencesCreated"] == 4 and series["recurrence"] is not None
+    c(api, "get", f"{PLATFORM}/classes", 200)
+    c(api, "get", f"{PLATFORM}/classes", 200, params={"locale": "es", "status": "active", "ordering": "-startTime"})
+    c(api, "get", PLATFORM + "/classes/{id}", 200, id=series["id"])
+    c(api, "patch", PLATFORM + "/classes/{id}", 200, id=one_off["id"], data={"name": "Spin 45"})
+    c(api, "post", PLATFORM + "/classes/{id}/cancel", 200, id=one_off["id"], data={"reason": "Instructor ill"})
+    error = c(api, "post", PLATFORM + "/classes/{id}/cancel", 409, id=one_off["id"], data={})
+    assert error["code"] == "INVALID_STATE_TRANSITION"
+    c(api, "delete", PLATFORM + "/classes/{id}", 204, id=one_off["id"])
+
+
+def test_class_series_end_move(conformance, api, club):
+    start, end = _slot(days=2, hour=9)
+    created = conformance.check(
+        api,
+        "post",
+        f"{PLATFORM}/classes",
+        201,
+        data={
+            "clubId": club.id,
+            "name": "Daily stretch",
+            "startTime": start.isoformat(),
+            "endTime": end.isoformat(),
+            "recurrence": {"frequency": "daily", "ends": {"type": "after", "occurrences": 5}},
+        },
+    )
+    moved = conformance.check(
+        api,
+        "patch",
+        PLATFORM + "/classes/{id}",
+        200,
+        query="?scope=all_future",
+        id=created["id"],
+        data={"recurrence": {"ends": {"type": "after", "occurrences": 3}}},
+    )
+    assert moved["series"]["occurrencesRemoved"] == 2
+
+
+# --- class roster, waitlist, check-ins ---------------------------------------------------------------------------
+
+
+def test_roster_waitlist_checkins(c, api, organization, club, contact):
+    occurrence = make_class(organization, club, max_capacity=1, allow_waitlist=True)
+    booked = c(api, "post", PLATFORM + "/classes/{id}/bookings", 201, id=occurrence.id, data={"contactId": contact.id})
+    c(api, "get", PLATFORM + "/classes/{id}/bookings", 200, id=occurrence.id)
+    c(api, "get", PLATFORM + "/classes/{id}/bookings", 200, id=occurrence.id, params={"checkedIn": "false"})
+    second = make_contact(organization)
+    full = c(api, "post", PLATFORM + "/classes/{id}/bookings", 409, id=occurrence.id, data={"contactId": second.id})
+    assert full["code"] == "CLASS_FULL"
+    entry = c(api, "post", PLATFORM + "/classes/{id}/waitlist", 201, id=occurrence.id, data={"contactId": second.id})
+    third = make_contact(organization)
+    removable = c(api, "post", PLATFORM + "/classes/{id}/waitlist", 201, id=occurrence.id, data={"contactId": third.id})
+    c(api, "get", PLATFORM + "/classes/{id}/waitlist", 200, id=occurrence.id)
+    c(api, "delete", PLATFORM + "/classes/{id}/waitlist/{entryId}", 204, id=occurrence.id, entryId=removable["id"])
+
+    checkin = c(api, "post", f"{PLATFORM}/checkins", 201, data={"bookingId": booked["bookingId"]})
+    again = c(api, "post", f"{PLATFORM}/checkins", 409, data={"bookingId": booked["bookingId"]})
+    assert again["code"] == "ALREADY_CHECKED_IN"
+    membership = make_membership(organization, second)
+    c(api, "post", f"{PLATFORM}/checkins", 201, data={"membershipId": membership.id, "clubId": club.id})
+    c(api, "get", f"{PLATFORM}/checkins", 200)
+    c(api, "get", PLATFORM + "/checkins/{id}", 200, id=checkin["id"])
+
+    # Free the seat, then promote the waitlist entry.
+    c(api, "post", PLATFORM + "/bookings/{id}/cancel", 409, id=booked["bookingId"], data={})
+    other = make_class(organization, club, max_capacity=1, allow_waitlist=True)
+    seat = make_class_booking(other)
+    waiting = c(api, "post", PLATFORM + "/classes/{id}/waitlist", 201, id=other.id, data={"contactId": second.id})
+    c(api, "post", PLATFORM + "/bookings/{id}/cancel", 200, id=seat.id, data={"reason": "Ill"})
+    c(
+        api,
+        "post",
+        PLATFORM + "/classes/{id}/waitlist/{entryId}/promote",
+        201,
+        id=other.id,
+        entryId=waiting["id"],
+        data={},
+    )
+    assert entry["status"] == "pending"
+
+
+# --- bookings, players, channel ----------------------------------------------------------------------------------
+
+
+def test_area_bookings_and_players(c, api, organization, area, contact):
+    start, end = _slot(days=4, hour=11, minutes=90)
+    booking = c(
+        api,
+        "post",
+        f"{PLATFORM}/bookings",
+        201,
+        data={
+            "areaId": area.id,
+            "contactId": contact.id,
+            "startTime": start.isoformat(),
+            "endTime": end.isoformat(),
+            "players": [{"name": "Guest", "email": "guest@example.com"}],
+        },
+    )
+    conflict = c(
+        api,
+        "post",
+        f"{PLATFORM}/bookings",
+        409,
+        data={"areaId": area.id, "contactId": contact.id, "startTime": start.isoformat(), "endTime": end.isoformat()},
+    )
+    assert conflict["code"] == "SLOT_UNAVAILABLE"
+    c(api, "get", f"{PLATFORM}/bookings", 200)
+    c(api, "get", f"{PLATFORM}/bookings", 200, params={"type": "area", "ordering": "-createdAt"})
+    c(api, "get", PLATFORM + "/bookings/{id}", 200, id=booking["id"])
+    c(api, "patch", PLATFORM + "/bookings/{id}", 200, id=booking["id"], data={"notes": "Bring balls"})
+    players = c(api, "get", PLATFORM + "/bookings/{id}/players", 200, id=booking["id"])
+    organizer = next(p for p in players["data"] if p["isOrganizer"])
+    extra = make_contact(organization)
+    player = c(api, "post", PLATFORM + "/bookings/{id}/players", 201, id=booking["id"], data={"contactId": extra.id})
+    c(api, "delete", PLATFORM + "/bookings/{id}/players/{playerId}", 204, id=booking["id"], playerId=player["id"])
+    error = c(
+        api, "delete", PLATFORM + "/bookings/{id}/players/{playerId}", 409, id=booking["id"], playerId=organizer["id"]
+    )
+    assert error["code"] == "CONFLICT"
+    c(api, "post", PLATFORM + "/bookings/{id}/cancel", 200, id=booking["id"], data={})
+    again = c(api, "post", PLATFORM + "/bookings/{id}/cancel", 409, id=booking["id"], data={})
+    assert again["details"]["currentStatus"] == "cancelled"
+
+
+def test_channel_bookings(c, api, organization, area, club):
+    start, end = _slot(days=6, hour=12)
+    body = {
+        "externalSource": "playtomic",
+        "externalId": "PT-1",
+        "areaId": area.id,
+        "startTime": start.isoformat(),
+        "endTime": end.isoformat(),
+        "contact": {"firstName": "Partner", "email": "partner@example.com"},
+        "priceBeforeTax": 30,
+    }
+    c(api, "post", f"{PLATFORM}/channel-bookings", 201, data=body)
+    duplicate = c(api, "post", f"{PLATFORM}/channel-bookings", 409, data=body)
+    assert duplicate["code"] == "DUPLICATE_VALUE"
+    path = PLATFORM + "/channel-bookings/{externalSource}/{externalId}"
+    c(api, "get", path, 200, externalSource="playtomic", externalId="PT-1")
+    c(
+        api,
+        "post",
+        path + "/payment",
+        200,
+        externalSource="playtomic",
+        externalId="PT-1",
+        data={"payment": {"paidAmount": 36.3, "reference": "pay_1", "fee": 1.5}},
+    )
+    c(api, "post", path + "/cancel", 200, externalSource="playtomic", externalId="PT-1", data={})
+    occurrence = make_class(organization, club)
+    c(
+        api,
+        "post",
+        f"{PLATFORM}/channel-bookings",
+        201,
+        data={
+            "externalSource": "classpass",
+            "externalId": "CP-1",
+            "type": "class",
+            "classId": occurrence.id,
+            "contact": {"firstName": "Seat"},
+        },
+    )
+
+
+# --- contacts, instructors ---------------------------------------------------------------------------------------
+
+
+def test_contacts(c, api, contact):
+    created = c(
+        api,
+        "post",
+        f"{PLATFORM}/contacts",
+        201,
+        data={"firstName": "Bea", "customFields": {"shoe": 42, "tags": ["a"]}, "tags": ["vip"]},
+    )
+    assert created["pipelineStage"] is None and created["email"] is None
+    duplicate = c(api, "post", f"{PLATFORM}/contacts", 409, data={"firstName": "X", "email": contact.email})
+    assert duplicate["details"]["existingId"] == contact.id
+    c(api, "get", f"{PLATFORM}/contacts", 200)
+    c(api, "get", PLATFORM + "/contacts/{id}", 200, id=contact.id)
+    c(api, "patch", PLATFORM + "/contacts/{id}", 200, id=created["id"], data={"lastName": None})
+    c(api, "post", PLATFORM + "/contacts/{id}/archive", 200, id=created["id"], data={"reason": "Moved"})
+    c(api, "post", PLATFORM + "/contacts/{id}/archive", 409, id=created["id"], data={})
+    c(api, "post", PLATFORM + "/contacts/{id}/restore", 200, id=created["id"])
+    c(api, "get", f"{PLATFORM}/pipeline-stages", 200)
+    c(api, "get", f"{PLATFORM}/contact-sources", 200)
+
+
+def test_instructors_types_policies(c, api, contact, club):
+    kind = c(api, "post", f"{PLATFORM}/instructor-types", 201, data={"name": "Coach"})
+    c(api, "get", f"{PLATFORM}/instructor-types", 200)
+    c(api, "get", PLATFORM + "/instructor-types/{id}", 200, id=kind["id"])
+    c(api, "patch", PLATFORM + "/instructor-types/{id}", 200, id=kind["id"], data={"description": "Head coach"})
+    policy = c(
+        api, "post", f"{PLATFORM}/pay-rate-policies", 201, data={"name": "Hourly", "rateType": "hourly", "amount": 25}
+    )
+    c(api, "get", f"{PLATFORM}/pay-rate-policies", 200)
+    c(api, "get", PLATFORM + "/pay-rate-policies/{id}", 200, id=policy["id"])
+    c(api, "patch", PLATFORM + "/pay-rate-policies/{id}", 200, id=policy["id"], data={"isActive": False})
+
+    bare = c(api, "post", f"{PLATFORM}/instructors", 201, data={"contact": {"firstName": "Nacho"}})
+    assert bare["type"] is None
+    full = c(
+        api,
+        "post",
+        f"{PLATFORM}/instructors",
+        201,
+        data={
+            "contactId": contact.id,
+            "typeId": kind["id"],
+            "payRatePolicyId": policy["id"],
+            "bio": {"blocks": [{"type": "paragraph", "text": "Hi"}]},
+            "hourlyRate": 30,
+            "sports": ["padel"],
+            "weeklyAvailability": [
+                {"dayOfWeek": "monday", "startTime": "09:00", "endTime": "12:00", "clubId": club.id}
+            ],
+        },
+    )
+    c(api, "get", f"{PLATFORM}/instructors", 200)
+    c(api, "get", PLATFORM + "/instructors/{id}", 200, id=full["id"])
+    c(api, "patch", PLATFORM + "/instructors/{id}", 200, id=bare["id"], data={"bio": None, "experience": "5 years"})
+
+
+# --- error bodies ------------------------------------------------------------------------------------------------
+
+
+def test_error_bodies(c, api, client_for, other_organization, contact, club):
+    error = c(api, "post", f"{PLATFORM}/contacts", 400, data={"lastName": "NoFirst"})
+    assert error["code"] == "VALIDATION_ERROR" and "firstName" in error["details"]["fields"]
+    c(api, "get", f"{PLATFORM}/classes", 400, params={"limit": "0"})
+    c(api, "get", f"{PLATFORM}/contacts", 400, params={"ordering": "shoeSize"})
+    foreign = make_contact(other_organization)
+    missing = c(api, "get", PLATFORM + "/contacts/{id}", 404, id=foreign.id)
+    assert missing["code"] == "NOT_FOUND"
+    c(api, "get", PLATFORM + "/clubs/{slug}", 404, slug="nowhere")
+    short = c(client_for("classes:read"), "get", f"{PLATFORM}/contacts", 403)
+    assert short == {"error": "Insufficient access scope", "requiredScope": "contacts:read"}
+    c(client_for("contacts:read"), "post", f"{PLATFORM}/contacts", 403, data={"firstName": "A"})
+    c(APIClient(), "get", f"{PLATFORM}/me", 401)
+    start, end = _slot()
+    naive = c(
+        api,
+        "post",
+        f"{PLATFORM}/classes",
+        400,
+        data={"clubId": club.id, "name": "N", "startTime": "2030-01-01T10:00:00", "endTime": end.isoformat()},
+    )
+    assert "startTime" in naive["details"]["fields"]
+
+
+def test_the_check_catches_drift(document):
+    """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
+    components = document["components"]["schemas"]
+    page = _closed({"$ref": "#/components/schemas/PaginatedAreaTypeList"}, components)
+    row = {"id": 1, "name": "Court", "slug": "court", "maxPlayers": None, "createdAt": "2030-01-01T00:00:00Z"}
+    row["updatedAt"] = row["createdAt"]
+    good = {"data": [row], "total": 1, "limit": 50, "offset": 0}
+    assert not list(OAS30Validator(page).iter_errors(good))
+    for bad in (
+        {**good, "data": [{**row, "surprise": 1}]},
+        {**good, "data": [{k: v for k, v in row.items() if k != "slug"}]},
+        {**good, "data": [{**row, "name": None}]},
+        {k: v for k, v in good.items() if k != "total"},
+    ):
+        assert list(OAS30Validator(page).iter_errors(bad)), bad
+    nullable_ref = _closed(components["Area"]["properties"]["areaType"], components)
+    assert not list(OAS30Validator(nullable_ref).iter_errors(None))
+    assert not list(OAS30Validator(nullable_ref).iter_errors({"id": 1, "name": "Court"}))
+    assert list(OAS30Validator(nullable_ref).iter_errors({"id": 1}))
+
+
+def test_zz_every_platform_operation_was_sampled(document):
+    """Runs last: every Platform operation had at least one real response validated above."""
+    if not SEEN:
+        pytest.skip("run together with the rest of this module")
+    operations = {
+        operation["operationId"]
+        for path, item in document["paths"].items()
+        if path.startswith(PLATFORM)
+        for operation in item.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+    assert operations - SEEN == set(), f"operations without a conformance sample: {sorted(operations - SEEN)}"
