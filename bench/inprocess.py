@@ -37,8 +37,8 @@ def seed(reseed: bool):
         organization.delete()
         organization = None
     if organization is None:
-        from tests.class_bookings.cases import _class, _roster_rows
         from tests.bookings.cases import _bookings
+        from tests.class_bookings.cases import _class, _roster_rows
         from tests.classes.cases import class_rows
         from tests.clubs.cases import club_rows
         from tests.contacts.cases import _contacts
@@ -53,15 +53,9 @@ def seed(reseed: bool):
             _roster_rows(organization, ROWS)
             roster_class = _class(organization)["id"]
     else:
-        from apps.bookings.models import Booking
-
-        roster_class = (
-            Booking.objects.filter(organization=organization, class_occurrence__isnull=False)
-            .values_list("class_occurrence_id", flat=True)
-            .order_by("class_occurrence_id")
-            .distinct()
-        )
         from django.db.models import Count
+
+        from apps.bookings.models import Booking
 
         roster_class = (
             Booking.objects.filter(organization=organization, class_occurrence__isnull=False)
