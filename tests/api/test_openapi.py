@@ -254,3 +254,27 @@ def test_free_form_objects_are_open(schema):
             component,
             field,
         )
+
+
+def test_enums_are_spelled_as_the_spec_and_named_readably(schema):
+    components = schema["components"]["schemas"]
+    assert not [name for name in components if name.endswith("Enum") and any(ch.isdigit() for ch in name)]
+    assert components["BookingStatusEnum"]["enum"] == ["confirmed", "pending", "checked_in", "cancelled"]
+    assert components["PaymentStatusEnum"]["enum"] == ["paid", "unpaid", "no_charge"]
+    assert components["VisibilityEnum"]["enum"] == ["Public", "Member_only", "Private"]
+    assert components["EndsTypeEnum"]["enum"] == ["until", "after", "never"]
+    booking = components["BookingSchema"]["properties"]
+    assert booking["status"] == {"$ref": "#/components/schemas/BookingStatusEnum"}
+
+
+def test_idempotency_key_pattern_matches_what_the_server_accepts(schema):
+    import re
+
+    parameter = next(
+        p for p in schema["paths"]["/v1/platform/bookings"]["post"]["parameters"] if p["name"] == "Idempotency-Key"
+    )
+    pattern = re.compile(parameter["schema"]["pattern"])
+    for good in ("a", "order-42", "key with spaces", "~" * 255):
+        assert pattern.fullmatch(good), good
+    for bad in ("", " leading", "trailing ", "caf\u00e9", "tab\tkey"):
+        assert not pattern.fullmatch(bad), bad
