@@ -8,11 +8,11 @@ names, presented instructors) are computed once per distinct value.
 
 from zoneinfo import ZoneInfo
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from apps.api.expressions import related_ids
 from apps.api.fastread import ValuesPage, fetch_values
 from apps.api.presenters import money, resolve_translation
 from apps.bookings.models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
@@ -98,9 +98,7 @@ def ClassRows(queryset) -> ValuesPage:  # noqa: N802 - reads like the page sourc
 def class_rows(queryset):
     """`queryset` (ClassOccurrence, filtered and ordered) as a `.values()` queryset of CLASS_COLUMNS."""
     through = ClassOccurrence.instructors.through
-    instructor_ids = ArraySubquery(
-        through.objects.filter(classoccurrence_id=OuterRef("pk")).order_by("instructor_id").values("instructor_id")
-    )
+    instructor_ids = related_ids(through.objects, "classoccurrence_id", "instructor_id")
     return annotate_counts(queryset).annotate(instructor_ids=instructor_ids).values(*CLASS_COLUMNS)
 
 
@@ -197,7 +195,7 @@ def present_class_row(row: dict, ctx: dict, instructors: dict[int, dict]) -> dic
         "recurrenceId": row["series_id"],
         "occurrenceIndex": row["occurrence_index"],
         "recurrence": _recurrence(row),
-        "instructors": [instructors[i] for i in row["instructor_ids"] or () if i in instructors],
+        "instructors": [instructors[i] for i in sorted(row["instructor_ids"] or ()) if i in instructors],
         "externalSource": row["external_source"],
         "externalId": row["external_id"],
         "createdAt": row["created_at"],

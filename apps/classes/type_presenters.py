@@ -38,15 +38,11 @@ TRACK_COLUMNS = ("id", "name", "slug", "description", "translations", "created_a
 
 def track_values(queryset):
     """Progression tracks as `.values()` rows with their class type ids (sorted) from one SQL subquery."""
-    from django.contrib.postgres.expressions import ArraySubquery
-    from django.db.models import OuterRef
+    from apps.api.expressions import related_ids
 
     from .models import ProgressionTrack
 
-    through = ProgressionTrack.class_types.through.objects
-    class_type_ids = ArraySubquery(
-        through.filter(progressiontrack_id=OuterRef("pk")).order_by("classtype_id").values("classtype_id")
-    )
+    class_type_ids = related_ids(ProgressionTrack.class_types.through.objects, "progressiontrack_id", "classtype_id")
     return queryset.annotate(class_type_ids=class_type_ids).values(*TRACK_COLUMNS)
 
 
@@ -72,7 +68,7 @@ def present_track_rows(rows, ctx: dict) -> list[dict]:
             "description": resolve_translation(
                 row["translations"], locale, default_language, "description", row["description"]
             ),
-            "classTypeIds": list(row["class_type_ids"] or []),
+            "classTypeIds": sorted(row["class_type_ids"] or []),
             "levels": levels[row["id"]],
             "translations": row["translations"] or {},
             "createdAt": row["created_at"],
