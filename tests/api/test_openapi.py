@@ -278,3 +278,15 @@ def test_idempotency_key_pattern_matches_what_the_server_accepts(schema):
         assert pattern.fullmatch(good), good
     for bad in ("", " leading", "trailing ", "caf\u00e9", "tab\tkey"):
         assert not pattern.fullmatch(bad), bad
+
+
+def test_docs_page_serves_its_assets_from_the_app(client):
+    import re
+
+    page = client.get("/v1/docs")
+    assert page.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', page.content.decode())
+    assert assets, "Swagger UI's script and stylesheet are referenced"
+    for asset in assets:
+        assert asset.startswith("/static/"), f"{asset} would need a CDN"
+        assert client.get(asset).status_code == 200
