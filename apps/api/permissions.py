@@ -14,6 +14,8 @@ ANY_OF_ORDER = ("plans:read", "products:read", "transactions:read")
 def view_action(view, request) -> str | None:
     """The action name of a viewset, or the lower-case method for plain API views."""
     if getattr(view, "action_map", None) is not None:
+        if request.method == "OPTIONS":  # DRF names it `metadata`; no CORS or metadata here: 405 like on API views
+            return None
         return getattr(view, "action", None)
     method = request.method.lower()
     if method not in getattr(view, "http_method_names", ()) or not hasattr(view, method):

@@ -163,3 +163,23 @@ def test_other_organizations_object_is_404_like_a_missing_one(api, other_organiz
     missing = api.get(f"{PROBES}/{foreign.id + 1000}")
     assert response.status_code == missing.status_code == 404
     assert response.json() == missing.json()
+
+
+def test_options_on_resource_paths_is_405_with_allow(client_for, club, area):
+    """OPTIONS is not offered anywhere (no CORS, no metadata): 405 before the scope check, like any other method."""
+    no_scope = client_for("contacts:read")
+    for path, allow in (
+        ("/v1/platform/clubs", "GET, HEAD"),
+        (f"/v1/platform/clubs/{club.slug}", "GET, HEAD"),
+        ("/v1/platform/areas", "GET, POST, HEAD"),
+        (f"/v1/platform/areas/{area.id}", "GET, PATCH, HEAD"),
+        ("/v1/platform/organization", "GET, PATCH, HEAD"),
+    ):
+        response = no_scope.options(path)
+        assert response.status_code == 405, (path, response.content)
+        assert response.json() == {
+            "error": "Method Not Allowed",
+            "message": "The method is not allowed on this path.",
+            "code": "METHOD_NOT_ALLOWED",
+        }
+        assert response["Allow"] == allow, path
