@@ -333,8 +333,10 @@ def create_area_booking(
 # --- update / reschedule ------------------------------------------------------------------------------------
 
 AREA_FIELDS = {"area", "start_time", "end_time", "price_before_tax", "sport", "notes", "status"}
-CLASS_FIELDS = {"notes", "class_occurrence"}
-EVENT_FIELDS = {"notes"}
+# `status` (pending -> confirmed only) applies to every type: API.md §7 "Booking / Class booking: pending to
+# confirmed (PATCH or payment)".
+CLASS_FIELDS = {"notes", "class_occurrence", "status"}
+EVENT_FIELDS = {"notes", "status"}
 API_NAMES = {
     "area": "areaId",
     "start_time": "startTime",
@@ -349,7 +351,8 @@ API_NAMES = {
 
 def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
     """PATCH a booking. Area: reschedule (same conflict rules, excluding itself), price, sport, notes,
-    `pending` -> `confirmed`. Class: notes, and `class_occurrence` to move the seat. Cancelled: 409."""
+    `pending` -> `confirmed`. Class: notes, `pending` -> `confirmed`, and `class_occurrence` to move the seat.
+    Cancelled: 409."""
     allowed = {"area": AREA_FIELDS, "class": CLASS_FIELDS}.get(booking.type, EVENT_FIELDS)
     refused = [API_NAMES.get(k, k) for k in changes if k not in allowed]
     if refused:

@@ -60,7 +60,7 @@ class AreaBookingCreateSerializer(serializers.Serializer):
 
 
 class BookingUpdateSerializer(serializers.Serializer):
-    """Area bookings: reschedule, price, sport, notes, status (pending -> confirmed). Class: notes, classId."""
+    """Area bookings: reschedule, price, sport, notes, status (pending -> confirmed). Class: notes, status, classId."""
 
     areaId = OrganizationObjectField(model=Area, source="area", required=False)
     startTime = BoundedDateTimeField(source="start_time", required=False)

@@ -93,6 +93,10 @@ class BookingPresenterMixin:
         request=BookingUpdateSerializer,
         responses=BookingSchema,
         tags=["bookings"],
+        description="Area bookings: reschedule (`areaId`, `startTime`, `endTime`; 409 SLOT_UNAVAILABLE), "
+        "`priceBeforeTax`, `sport`, `notes`, `status`. Class bookings: `notes`, `status`, `classId` (move the seat; "
+        "409 CLASS_FULL, ALREADY_BOOKED). `status` goes from `pending` to `confirmed` only. A cancelled booking is "
+        "409 INVALID_STATE_TRANSITION.",
     ),
     cancel=extend_schema(
         operation_id="bookings_cancel",
