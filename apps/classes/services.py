@@ -359,6 +359,10 @@ def _after_update(organization, targets, changed, old_instructors, instructors, 
     all_changed = set().union(*(set(changed[t.id]) & notices.SCHEDULE_FIELDS for t in rescheduled))
     if notify_customer:
         notices.notify_booked_of_change(organization, rescheduled, all_changed)
+    # A cancelled occurrence is no longer on the instructors' calendars (they got a CANCEL): no REQUEST brings it back.
+    rescheduled = [t for t in rescheduled if t.status == ClassOccurrence.ACTIVE]
+    if not rescheduled:
+        return
     new_sets = (
         {t.id: sorted(i.pk for i in instructors) for t in rescheduled}
         if instructors is not None

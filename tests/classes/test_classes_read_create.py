@@ -170,8 +170,15 @@ def test_list_filters_and_ordering(api, organization, club, area, instructor):
         return [row["id"] for row in response.json()["data"]]
 
     assert ids("") == [d.id, a.id, b.id, c.id]
-    # A bare date is a whole day on the organization's clock (Madrid) without clubId...
-    assert ids("?startDate=2031-03-04&endDate=2031-03-04") == [b.id]
+    # A bare date is a whole day on each class's own club clock without clubId: Madrid's 2031-03-04 holds Bravo
+    # (00:30) but not Alpha (23:30 the day before); Tokyo's holds Delta (16:00 UTC on the 3rd = 01:00 on the 4th).
+    assert ids("?startDate=2031-03-04&endDate=2031-03-04") == [d.id, b.id]
+    assert ids("?startDate=2031-03-03&endDate=2031-03-03") == [a.id]
+    assert ids("?endDate=2031-03-03") == [a.id]
+    assert ids("?startDate=2031-03-05") == [c.id]
+    # A date-time with an offset is an exact instant, whatever the club's zone.
+    assert ids("?startDate=2031-03-03T16:00:00Z&endDate=2031-03-03T22:30:00Z") == [d.id, a.id]
+    assert api.get("/v1/platform/classes?startDate=2031-03-05&endDate=2031-03-04").status_code == 400
     # ...and on the club's clock with clubId: Tokyo's 2031-03-04 starts at 15:00 UTC on the 3rd.
     assert ids(f"?clubId={other_club.id}&startDate=2031-03-04") == [d.id]
     assert ids(f"?areaId={area.id}") == [b.id]

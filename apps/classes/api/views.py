@@ -1,6 +1,6 @@
 """Classes: occurrences of one-off and recurring classes (`/v1/platform/classes`)."""
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -128,12 +128,9 @@ class ClassViewSet(PlatformViewSet):
         organization = self.organization
         queryset = self.get_queryset()
         club_id = parse_int(params, "clubId")
-        tz = organization.timezone
         if club_id is not None:
             queryset = queryset.filter(club_id=club_id)
-            club_tz = Club.objects.filter(organization=organization, pk=club_id).values_list("timezone", flat=True)
-            tz = next(iter(club_tz), None) or tz
-        queryset = apply_window(queryset, "start_time", date_window(params, tz))
+        queryset = self._filter_dates(queryset, params, club_id)
         for name, field in (
             ("areaId", "area_id"),
             ("classTypeId", "class_type_id"),
@@ -165,6 +162,31 @@ class ClassViewSet(PlatformViewSet):
         queryset = apply_ordering(queryset.annotate(name_sort=Lower("name")), params, ORDERING, "startTime")
         page = self.paginate_queryset(ClassRows(queryset))
         return self.get_paginated_response(present_rows(page, make_context(organization, self._locale())))
+
+    def _filter_dates(self, queryset, params, club_id):
+        """startDate/endDate on startTime; a bare date is a whole day on each class's own club clock (API.md §1)."""
+        organization = self.organization
+        window = date_window(params, organization.timezone)  # validates both bounds whatever the zone
+        if not any(window[:2]):
+            return queryset
+        clubs = Club.objects.filter(organization=organization)
+        if club_id is not None:
+            clubs = clubs.filter(pk=club_id)
+        bare = any(len(params.get(name) or "") == 10 for name in ("startDate", "endDate"))
+        zones = sorted(set(clubs.values_list("timezone", flat=True))) if bare else []
+        if len(zones) <= 1:
+            zone = (zones[0] if zones else None) or organization.timezone
+            return apply_window(queryset, "start_time", date_window(params, zone))
+        condition = Q()
+        for zone in zones:
+            lower, upper, upper_exclusive = date_window(params, zone or organization.timezone)
+            part = Q(club__timezone=zone)
+            if lower is not None:
+                part &= Q(start_time__gte=lower)
+            if upper is not None:
+                part &= Q(start_time__lt=upper) if upper_exclusive else Q(start_time__lte=upper)
+            condition |= part
+        return queryset.filter(condition)
 
     def retrieve(self, request, pk=None):
         rows = ClassRows(self.get_queryset().filter(pk=pk)).all()
