@@ -116,13 +116,15 @@ def update_contact(contact, **fields) -> Contact:
 
 
 def archive_contact(contact, *, reason=None) -> Contact:
-    """active -> archived, cancelling the contact's active memberships and every future booking, atomically.
+    """active -> archived, cancelling the contact's active memberships and every future booking, and removing its
+    waitlist entries of future classes, atomically.
 
     Bookings are cancelled through `cancel_booking` so freed class seats notify the waitlist and every
     cancellation emits its own event. The cancellations are not undone by `restore_contact`.
     """
     from apps.billing.models import Membership
-    from apps.bookings.models import Booking
+    from apps.bookings.class_services import remove_waitlist_entry
+    from apps.bookings.models import ACTIVE_WAITLIST_STATUSES, Booking, WaitlistEntry
     from apps.bookings.services import cancel_booking
 
     with transaction.atomic():
@@ -151,6 +153,13 @@ def archive_contact(contact, *, reason=None) -> Contact:
         ).order_by("start_time", "id")
         for booking in bookings:
             cancel_booking(booking, reason=reason or "Contact archived", source="contact_archive")
+
+        # A waitlist entry is a claim on a future seat: leaving it would let a promote book an archived contact.
+        entries = WaitlistEntry.objects.filter(
+            contact=contact, status__in=ACTIVE_WAITLIST_STATUSES, class_occurrence__start_time__gt=now
+        ).order_by("class_occurrence_id", "id")
+        for entry in entries:
+            remove_waitlist_entry(entry)
 
         emit(contact.organization, "contact.archived", _event_data(contact.id))
     return contact
