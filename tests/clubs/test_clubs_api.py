@@ -233,3 +233,13 @@ def test_openapi_documents_every_clubs_operation(client):
     assert not {"post", "patch", "put", "delete"} & set(doc["paths"]["/v1/platform/clubs/{slug}"])
     club = doc["components"]["schemas"]["Club"]
     assert "rating" not in club.get("required", []) and "timezone" in club["properties"]
+
+
+def test_openapi_club_fields_nullable_as_the_spec_types_them(client):
+    """Spec Club: `slug`…`logo` are string|null and `rating` is object|null (omitted without public reviews)."""
+    properties = client.get("/v1/openapi.json").json()["components"]["schemas"]["Club"]["properties"]
+    for name in ("slug", "address", "city", "state", "country", "postalCode", "phone", "email", "website", "logo"):
+        assert properties[name].get("nullable") is True, name
+    rating = properties["rating"]
+    assert {"enum": [None], "nullable": True} in rating.get("oneOf", []), rating
+    assert properties["name"].get("nullable") is not True and properties["id"]["type"] == "integer"

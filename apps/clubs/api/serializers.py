@@ -94,7 +94,9 @@ class ClubSerializer(serializers.Serializer):
     amenities = serializers.ListField(child=serializers.CharField())
     amenitiesResolved = AmenityResolvedSerializer(many=True)
     sports = serializers.ListField(child=serializers.CharField())
-    rating = ClubRatingSerializer(required=False, help_text="Omitted when the club has no public reviews.")
+    rating = ClubRatingSerializer(
+        required=False, allow_null=True, help_text="Omitted when the club has no public reviews."
+    )
     socialProfiles = serializers.DictField(child=serializers.CharField())
     timezone = serializers.CharField()
 
