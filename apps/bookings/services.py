@@ -226,6 +226,7 @@ def _add_players(booking, organizer, entries, max_players):
     ]
     for entry in entries:
         fields = _player_fields(entry)
+        _check_contact(fields["contact"], field="players")  # as POST /players refuses an archived contact
         duplicate = _find_duplicate(existing, fields)
         if duplicate:
             if duplicate[1].is_organizer and duplicate[0] == "contactId":

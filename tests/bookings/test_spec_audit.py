@@ -2,7 +2,7 @@
 
 from apps.bookings.models import Booking
 from apps.domain_events.models import DomainEvent
-from tests.bookings.factories import area_booking
+from tests.bookings.factories import area_booking, area_for, contact_for
 from tests.class_bookings.factories import make_class, make_class_booking
 
 URL = "/v1/platform/bookings"
@@ -64,3 +64,22 @@ def test_every_booking_write_shares_the_booking_writes_bucket(api, organization)
     # reads are in the general bucket only
     assert api.get(f"{URL}/{booking.pk}").status_code == 200
     assert Booking.objects.get(pk=booking.pk).status == "confirmed"
+
+
+def test_archived_contact_is_refused_as_a_player_on_create_as_on_add(api, organization, contact):
+    area = area_for(organization)
+    gone = contact_for(organization, status="archived")
+    body = {
+        "areaId": area.pk,
+        "contactId": contact.pk,
+        "startTime": "2031-01-01T10:00:00Z",
+        "endTime": "2031-01-01T11:00:00Z",
+        "players": [{"contactId": gone.pk}],
+    }
+    response = api.post(URL, body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["details"]["fields"] == {"players": ["The contact is archived."]}
+    assert not Booking.objects.filter(area=area).exists()
+    booking = area_booking(organization, area=area, contact=contact)
+    response = api.post(f"{URL}/{booking.pk}/players", {"contactId": gone.pk}, format="json")
+    assert response.status_code == 400 and "contactId" in response.json()["details"]["fields"]
