@@ -3,6 +3,7 @@
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from django.db.models import Q
 from django.utils.dateparse import parse_date, parse_datetime
 
 from .exceptions import ValidationFailed
@@ -104,13 +105,36 @@ def date_window(params, tz: dt.tzinfo | str = dt.UTC, start="startDate", end="en
     return lower_value, upper_value, upper_exclusive
 
 
-def apply_window(queryset, field: str, window):
+def window_condition(field: str, window) -> Q:
     lower, upper, upper_exclusive = window
+    condition = Q()
     if lower is not None:
-        queryset = queryset.filter(**{f"{field}__gte": lower})
+        condition &= Q(**{f"{field}__gte": lower})
     if upper is not None:
-        queryset = queryset.filter(**{f"{field}__lt" if upper_exclusive else f"{field}__lte": upper})
-    return queryset
+        condition &= Q(**{f"{field}__lt" if upper_exclusive else f"{field}__lte": upper})
+    return condition
+
+
+def apply_window(queryset, field: str, window):
+    return queryset.filter(window_condition(field, window))
+
+
+def apply_club_clock_window(queryset, params, default_tz: str, field: str, club_timezone="club__timezone"):
+    """`startDate`/`endDate` on `field` for club-bound rows: a bare date is a whole day on EACH row's own club
+    clock (API.md §1), a date-time with an offset an exact instant. Apply after the other filters: the clocks are
+    read from the rows that remain (one small query, only when a bare date is sent)."""
+    window = date_window(params, default_tz)  # validates both bounds whatever the clock
+    if window[0] is None and window[1] is None:
+        return queryset
+    if not any(len(params.get(name) or "") == 10 for name in ("startDate", "endDate")):
+        return apply_window(queryset, field, window)
+    zones = sorted(set(queryset.order_by().values_list(club_timezone, flat=True).distinct()))
+    if len(zones) <= 1:
+        return apply_window(queryset, field, date_window(params, zones[0] if zones else default_tz))
+    condition = Q()
+    for zone in zones:
+        condition |= Q(**{club_timezone: zone}) & window_condition(field, date_window(params, zone))
+    return queryset.filter(condition)
 
 
 def apply_ordering(queryset, params, allowed: dict[str, str], default: str):

@@ -7,10 +7,15 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from apps.api.exceptions import NotFound
-from apps.api.filters import apply_ordering, apply_window, date_window, parse_bool, parse_enum_list, parse_int
+from apps.api.filters import (
+    apply_club_clock_window,
+    apply_ordering,
+    parse_bool,
+    parse_enum_list,
+    parse_int,
+)
 from apps.api.views import MAX_DB_ID, PlatformViewSet
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import Club
 
 from .. import checkins as checkin_services
 from .. import class_services
@@ -235,21 +240,6 @@ class CheckInViewSet(PlatformViewSet):
     def base_queryset(self):
         return CheckIn.objects.all()
 
-    def _window_timezone(self, params):
-        """A bare date is a day on the club's clock: the `clubId` (or `classId`) filter's club, else the
-        organization's timezone."""
-        club_id = parse_int(params, "clubId")
-        if club_id is not None:
-            tz = Club.objects.filter(organization=self.organization, pk=club_id).values_list("timezone", flat=True)
-            return tz.first() or self.organization.timezone
-        class_id = parse_int(params, "classId")
-        if class_id is not None:
-            tz = ClassOccurrence.objects.filter(organization=self.organization, pk=class_id).values_list(
-                "club__timezone", flat=True
-            )
-            return tz.first() or self.organization.timezone
-        return self.organization.timezone
-
     @extend_schema(
         operation_id="checkins_list",
         summary="List check-ins",
@@ -285,8 +275,7 @@ class CheckInViewSet(PlatformViewSet):
         methods = parse_enum_list(params, "method", CHECKIN_METHODS)
         if methods:
             queryset = queryset.filter(method__in=methods)
-        if params.get("startDate") or params.get("endDate"):
-            queryset = apply_window(queryset, "checked_in_at", date_window(params, self._window_timezone(params)))
+        queryset = apply_club_clock_window(queryset, params, self.organization.timezone, "checked_in_at")
         queryset = apply_ordering(queryset, params, self.ordering_fields, "-checkedInAt")
         page = self.paginate_queryset(queryset.values(*CHECKIN_COLUMNS))
         return self.get_paginated_response([present_checkin(row) for row in page])

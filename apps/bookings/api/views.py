@@ -1,7 +1,5 @@
 """Bookings (any type), area/court booking writes, players, and the channel integration (API.md §5.4, §5.5)."""
 
-from zoneinfo import ZoneInfo
-
 import orjson
 from django.http import Http404
 from django.urls import path, re_path
@@ -10,10 +8,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from apps.api.filters import apply_ordering, apply_window, date_window, parse_enum_list, parse_int
+from apps.api.filters import apply_club_clock_window, apply_ordering, parse_enum_list, parse_int
 from apps.api.ratelimit import BOOK_INTO_CLASS, BOOKING_WRITES
 from apps.api.views import PlatformAPIView, PlatformViewSet
-from apps.clubs.models import Club
 
 from .. import channel, services
 from ..models import Booking, Player
@@ -123,16 +120,6 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
     def base_queryset(self):
         return Booking.objects.all()
 
-    def _filter_tz(self, club_id):
-        tz_name = None
-        if club_id is not None:
-            tz_name = (
-                Club.objects.filter(organization=self.organization, pk=club_id)
-                .values_list("timezone", flat=True)
-                .first()
-            )
-        return ZoneInfo(tz_name or self.organization.timezone or "UTC")
-
     def list(self, request):
         params = request.query_params
         qs = self.get_queryset()
@@ -142,7 +129,6 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
         statuses = parse_enum_list(params, "status", BOOKING_STATUSES)
         if statuses:
             qs = qs.filter(status__in=statuses)
-        club_id = parse_int(params, "clubId")
         for name, field in (
             ("clubId", "club_id"),
             ("areaId", "area_id"),
@@ -159,8 +145,7 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
             qs = qs.filter(external_source=params["externalSource"])
         if params.get("externalId"):
             qs = qs.filter(external_id=params["externalId"])
-        if params.get("startDate") or params.get("endDate"):
-            qs = apply_window(qs, "start_time", date_window(params, self._filter_tz(club_id)))
+        qs = apply_club_clock_window(qs, params, self.organization.timezone, "start_time")
         qs = apply_ordering(qs, params, BOOKING_ORDERING, "startTime")
         page = attach_players(self.paginate_queryset(booking_values(qs)))
         ctx = self.ctx()

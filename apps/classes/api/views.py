@@ -1,6 +1,6 @@
 """Classes: occurrences of one-off and recurring classes (`/v1/platform/classes`)."""
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from django.db.models.functions import Lower
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -8,9 +8,8 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from apps.api.exceptions import NotFound, ValidationFailed
-from apps.api.filters import apply_ordering, apply_window, date_window, parse_enum_list, parse_int
+from apps.api.filters import apply_club_clock_window, apply_ordering, parse_enum_list, parse_int
 from apps.api.views import PlatformViewSet
-from apps.clubs.models import Club
 
 from .. import services
 from ..models import ClassOccurrence
@@ -130,7 +129,6 @@ class ClassViewSet(PlatformViewSet):
         club_id = parse_int(params, "clubId")
         if club_id is not None:
             queryset = queryset.filter(club_id=club_id)
-        queryset = self._filter_dates(queryset, params, club_id)
         for name, field in (
             ("areaId", "area_id"),
             ("classTypeId", "class_type_id"),
@@ -159,34 +157,10 @@ class ClassViewSet(PlatformViewSet):
             queryset = queryset.filter(
                 Exists(through.filter(classoccurrence_id=OuterRef("pk"), instructor_id=instructor_id))
             )
+        queryset = apply_club_clock_window(queryset, params, organization.timezone, "start_time")
         queryset = apply_ordering(queryset.annotate(name_sort=Lower("name")), params, ORDERING, "startTime")
         page = self.paginate_queryset(ClassRows(queryset))
         return self.get_paginated_response(present_rows(page, make_context(organization, self._locale())))
-
-    def _filter_dates(self, queryset, params, club_id):
-        """startDate/endDate on startTime; a bare date is a whole day on each class's own club clock (API.md §1)."""
-        organization = self.organization
-        window = date_window(params, organization.timezone)  # validates both bounds whatever the zone
-        if not any(window[:2]):
-            return queryset
-        clubs = Club.objects.filter(organization=organization)
-        if club_id is not None:
-            clubs = clubs.filter(pk=club_id)
-        bare = any(len(params.get(name) or "") == 10 for name in ("startDate", "endDate"))
-        zones = sorted(set(clubs.values_list("timezone", flat=True))) if bare else []
-        if len(zones) <= 1:
-            zone = (zones[0] if zones else None) or organization.timezone
-            return apply_window(queryset, "start_time", date_window(params, zone))
-        condition = Q()
-        for zone in zones:
-            lower, upper, upper_exclusive = date_window(params, zone or organization.timezone)
-            part = Q(club__timezone=zone)
-            if lower is not None:
-                part &= Q(start_time__gte=lower)
-            if upper is not None:
-                part &= Q(start_time__lt=upper) if upper_exclusive else Q(start_time__lte=upper)
-            condition |= part
-        return queryset.filter(condition)
 
     def retrieve(self, request, pk=None):
         rows = ClassRows(self.get_queryset().filter(pk=pk)).all()
