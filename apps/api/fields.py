@@ -1,4 +1,9 @@
-"""Serializer fields shared by every app's input validation."""
+"""Serializer fields shared by every app's input validation.
+
+Typed input (decision foundation-api #21): a body value must have its JSON type. `"5"` is not an integer or a
+number, `"yes"` is not a boolean, `5` is not a string; DRF's stock fields coerce such values silently, these answer
+400 VALIDATION_ERROR on the field. Integers are capped at 2^31-1 (PostgreSQL `integer`) unless a field narrows it.
+"""
 
 import datetime as dt
 
@@ -67,3 +72,96 @@ class OrganizationObjectField(serializers.PrimaryKeyRelatedField):
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("incorrect_type", data_type=type(data).__name__)
         return super().to_internal_value(data)
+
+
+MAX_INT = 2**31 - 1  # PostgreSQL integer columns
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """`true` or `false` only (no `"true"`, `"yes"`, `1`)."""
+
+    default_error_messages = {"invalid": "Must be `true` or `false`."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (no `"5"`, `5.0` or `true`), at most 2^31-1 unless `max_value` says otherwise."""
+
+    default_error_messages = {"invalid": "Must be an integer."}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_value", MAX_INT)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictDecimalField(serializers.DecimalField):
+    """A JSON number (integer or float; no `"12.50"` or `true`), then DRF's digit and range checks."""
+
+    default_error_messages = {"invalid": "Must be a number."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharMixin:
+    """A JSON string (no `5`, `true`, list or object)."""
+
+    default_error_messages = {"not_a_string": "Must be a string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("not_a_string")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(StrictCharMixin, serializers.CharField):
+    pass
+
+
+class StrictRegexField(StrictCharMixin, serializers.RegexField):
+    pass
+
+
+class StrictSlugField(StrictCharMixin, serializers.SlugField):
+    pass
+
+
+class StrictEmailField(StrictCharMixin, serializers.EmailField):
+    pass
+
+
+class StrictURLField(StrictCharMixin, serializers.URLField):
+    pass
+
+
+# The calendar the service schedules in: classes (and series occurrences) live between these instants.
+EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+LATEST = dt.datetime(2199, 12, 31, 23, 59, 59, tzinfo=dt.UTC)
+
+
+class BoundedDateTimeField(StrictDateTimeField):
+    """A date-time string with an explicit offset, between 1900-01-01 and 2199-12-31 (UTC)."""
+
+    default_error_messages = {
+        "not_a_string": "Must be an ISO 8601 date-time string.",
+        "range": "Must be between 1900-01-01 and 2199-12-31.",
+    }
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str):
+            self.fail("not_a_string")
+        parsed = super().to_internal_value(value)
+        if not EARLIEST <= parsed <= LATEST:
+            self.fail("range")
+        return parsed

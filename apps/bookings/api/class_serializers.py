@@ -6,7 +6,7 @@ describe them.
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField
+from apps.api.fields import OrganizationObjectField, StrictBooleanField, StrictCharField
 from apps.billing.models import Membership
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
@@ -32,19 +32,19 @@ class ClassBookingCreateSerializer(serializers.Serializer):
     contactId = ActiveContactField(model=Contact, source="contact")
     membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
     status = serializers.ChoiceField(choices=["confirmed", "pending"], default="confirmed")
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
-    notifyCustomer = serializers.BooleanField(required=False, default=False, source="notify_customer")
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
 
 
 class WaitlistJoinSerializer(serializers.Serializer):
     contactId = ActiveContactField(model=Contact, source="contact")
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
 
 
 class WaitlistPromoteSerializer(serializers.Serializer):
     membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
-    notifyCustomer = serializers.BooleanField(required=False, default=False, source="notify_customer")
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
 
 
 class CheckInCreateSerializer(serializers.Serializer):

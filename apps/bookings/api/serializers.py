@@ -2,7 +2,15 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField, StrictDateTimeField
+from apps.api.fields import (
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateTimeField,
+    StrictDecimalField,
+    StrictEmailField,
+    StrictRegexField,
+)
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Area
 from apps.contacts.models import Contact
@@ -28,8 +36,8 @@ class PlayerInputSerializer(serializers.Serializer):
     """`{contactId}` or `{name, email?}`."""
 
     contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
-    name = serializers.CharField(required=False, max_length=200)
-    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
+    name = StrictCharField(required=False, max_length=200)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True)
 
     def validate(self, attrs):
         if "contact" in attrs:
@@ -47,11 +55,11 @@ class AreaBookingCreateSerializer(serializers.Serializer):
     endTime = BoundedDateTimeField(source="end_time")
     contactId = OrganizationObjectField(model=Contact, source="contact")
     players = PlayerInputSerializer(many=True, required=False)
-    sport = serializers.CharField(required=False, allow_null=True, max_length=60)
-    priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
+    sport = StrictCharField(required=False, allow_null=True, max_length=60)
+    priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
     status = serializers.ChoiceField(choices=["confirmed", "pending"], required=False)
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
-    notifyCustomer = serializers.BooleanField(source="notify_customer", required=False, default=False)
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
 
     def validate(self, attrs):
         if attrs["end_time"] <= attrs["start_time"]:
@@ -65,28 +73,28 @@ class BookingUpdateSerializer(serializers.Serializer):
     areaId = OrganizationObjectField(model=Area, source="area", required=False)
     startTime = BoundedDateTimeField(source="start_time", required=False)
     endTime = BoundedDateTimeField(source="end_time", required=False)
-    priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, **MONEY)
-    sport = serializers.CharField(required=False, allow_null=True, max_length=60)
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, **MONEY)
+    sport = StrictCharField(required=False, allow_null=True, max_length=60)
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     status = serializers.ChoiceField(
         choices=["pending", "confirmed"],
         required=False,
         error_messages={"invalid_choice": "Only `confirmed` (from `pending`) can be set; use /cancel or check-ins."},
     )
     classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
-    notifyCustomer = serializers.BooleanField(source="notify_customer", required=False, default=False)
+    notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
 
 
 class CancelSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
-    notifyCustomer = serializers.BooleanField(source="notify_customer", required=False, default=False)
+    reason = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
+    notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
 
 
 class PaymentReportFieldsSerializer(serializers.Serializer):
-    paidAmount = serializers.DecimalField(source="paid_amount", **MONEY)
-    refundedAmount = serializers.DecimalField(source="refunded_amount", required=False, **MONEY)
-    reference = serializers.CharField(max_length=255)
-    fee = serializers.DecimalField(required=False, **MONEY)
+    paidAmount = StrictDecimalField(source="paid_amount", **MONEY)
+    refundedAmount = StrictDecimalField(source="refunded_amount", required=False, **MONEY)
+    reference = StrictCharField(max_length=255)
+    fee = StrictDecimalField(required=False, **MONEY)
     paidAt = BoundedDateTimeField(source="paid_at", required=False)
 
 
@@ -95,20 +103,18 @@ class PaymentReportSerializer(serializers.Serializer):
 
 
 class ChannelContactSerializer(serializers.Serializer):
-    firstName = serializers.CharField(source="first_name", max_length=120)
-    lastName = serializers.CharField(
-        source="last_name", required=False, allow_null=True, allow_blank=True, max_length=120
-    )
-    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
-    phone = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+    firstName = StrictCharField(source="first_name", max_length=120)
+    lastName = StrictCharField(source="last_name", required=False, allow_null=True, allow_blank=True, max_length=120)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True)
+    phone = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
 
     def validate(self, attrs):
         return {k: (v or None) if k != "first_name" else v for k, v in attrs.items()}
 
 
 class ChannelBookingCreateSerializer(serializers.Serializer):
-    externalSource = serializers.RegexField(r"^[a-z0-9_-]{1,40}$", source="external_source", max_length=40)
-    externalId = serializers.CharField(source="external_id", max_length=100)
+    externalSource = StrictRegexField(r"^[a-z0-9_-]{1,40}$", source="external_source", max_length=40)
+    externalId = StrictCharField(source="external_id", max_length=100)
     type = serializers.ChoiceField(choices=["area", "class"], required=False, default="area")
     areaId = OrganizationObjectField(model=Area, source="area", required=False)
     startTime = BoundedDateTimeField(source="start_time", required=False)
@@ -117,8 +123,8 @@ class ChannelBookingCreateSerializer(serializers.Serializer):
     contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
     contact = ChannelContactSerializer(source="new_contact", required=False)
     players = PlayerInputSerializer(many=True, required=False)
-    priceBeforeTax = serializers.DecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
+    priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     payment = PaymentReportFieldsSerializer(required=False)
 
     def validate(self, attrs):

@@ -4,9 +4,9 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField, ValidationFailed
-from apps.api.fields import OrganizationObjectField
-from apps.classes.api.strict import (
+from apps.api.fields import (
     BoundedDateTimeField,
+    OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
     StrictDecimalField,

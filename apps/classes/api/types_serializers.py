@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.classes.api.strict import (
+from apps.api.fields import (
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,

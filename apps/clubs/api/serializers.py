@@ -2,7 +2,15 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField, StrictDateTimeField
+from apps.api.fields import (
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateTimeField,
+    StrictDecimalField,
+    StrictIntegerField,
+    StrictSlugField,
+)
 
 from ..models import Area, AreaType, Club
 from ..services import EARLIEST_INSTANT, LATEST_INSTANT
@@ -13,16 +21,16 @@ from ..services import EARLIEST_INSTANT, LATEST_INSTANT
 class AreaUpdateSerializer(serializers.Serializer):
     """Writable fields of an area (PATCH: any subset). `clubId` is fixed at creation."""
 
-    name = serializers.CharField(max_length=120)
+    name = StrictCharField(max_length=120)
     areaTypeId = OrganizationObjectField(model=AreaType, source="area_type", required=False, allow_null=True)
-    sports = serializers.ListField(child=serializers.CharField(max_length=60), max_length=50, required=False)
-    hourlyRate = serializers.DecimalField(
+    sports = serializers.ListField(child=StrictCharField(max_length=60), max_length=50, required=False)
+    hourlyRate = StrictDecimalField(
         source="hourly_rate", max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
     )
-    isIndoor = serializers.BooleanField(source="is_indoor", required=False)
-    isActive = serializers.BooleanField(source="is_active", required=False)
-    images = serializers.ListField(child=serializers.CharField(max_length=500), max_length=50, required=False)
-    position = serializers.IntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
+    isIndoor = StrictBooleanField(source="is_indoor", required=False)
+    isActive = StrictBooleanField(source="is_active", required=False)
+    images = serializers.ListField(child=StrictCharField(max_length=500), max_length=50, required=False)
+    position = StrictIntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
 
 
 class AreaCreateSerializer(AreaUpdateSerializer):
@@ -34,11 +42,9 @@ class AreaCreateSerializer(AreaUpdateSerializer):
 class AreaTypeWriteSerializer(serializers.Serializer):
     """`name` is required on create; `slug` is derived from the name when omitted."""
 
-    name = serializers.CharField(max_length=120)
-    slug = serializers.SlugField(max_length=120, required=False)
-    maxPlayers = serializers.IntegerField(
-        source="max_players", min_value=1, max_value=1000, required=False, allow_null=True
-    )
+    name = StrictCharField(max_length=120)
+    slug = StrictSlugField(max_length=120, required=False)
+    maxPlayers = StrictIntegerField(source="max_players", min_value=1, max_value=1000, required=False, allow_null=True)
 
 
 class AreaBlockCreateSerializer(serializers.Serializer):
@@ -47,7 +53,7 @@ class AreaBlockCreateSerializer(serializers.Serializer):
     areaId = OrganizationObjectField(model=Area, source="area")
     startTime = StrictDateTimeField(source="start_time")
     endTime = StrictDateTimeField(source="end_time")
-    reason = serializers.CharField(max_length=255, required=False, allow_null=True, allow_blank=True)
+    reason = StrictCharField(max_length=255, required=False, allow_null=True, allow_blank=True)
 
     def validate(self, attrs):
         out_of_range = {

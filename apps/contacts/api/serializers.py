@@ -2,7 +2,13 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField
+from apps.api.fields import (
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictEmailField,
+    StrictURLField,
+)
 
 from ..models import ContactSource, PipelineStage
 
@@ -10,22 +16,20 @@ from ..models import ContactSource, PipelineStage
 class ContactWriteSerializer(serializers.Serializer):
     """Create (`firstName` required) and PATCH (all optional). `status` and read-only fields are ignored."""
 
-    firstName = serializers.CharField(source="first_name", max_length=120)
-    lastName = serializers.CharField(
-        source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True
-    )
-    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
-    phone = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+    firstName = StrictCharField(source="first_name", max_length=120)
+    lastName = StrictCharField(source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
+    phone = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
     dateOfBirth = serializers.DateField(source="date_of_birth", required=False, allow_null=True)
-    language = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=10)
-    profileImage = serializers.URLField(source="profile_image", required=False, allow_null=True, max_length=500)
+    language = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=10)
+    profileImage = StrictURLField(source="profile_image", required=False, allow_null=True, max_length=500)
     pipelineStageId = OrganizationObjectField(
         model=PipelineStage, source="pipeline_stage", required=False, allow_null=True
     )
     sourceId = OrganizationObjectField(model=ContactSource, source="source", required=False, allow_null=True)
-    tags = serializers.ListField(child=serializers.CharField(max_length=60), required=False, max_length=100)
-    notes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=10000)
-    marketingConsent = serializers.BooleanField(source="marketing_consent", required=False)
+    tags = serializers.ListField(child=StrictCharField(max_length=60), required=False, max_length=100)
+    notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=10000)
+    marketingConsent = StrictBooleanField(source="marketing_consent", required=False)
     customFields = serializers.DictField(source="custom_fields", required=False)
 
     def validate(self, attrs):
@@ -38,7 +42,7 @@ class ContactWriteSerializer(serializers.Serializer):
 
 
 class ArchiveSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
+    reason = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
 
 
 class RefSerializer(serializers.Serializer):

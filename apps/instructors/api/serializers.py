@@ -4,8 +4,14 @@ to document the OpenAPI schema."""
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField
-from apps.classes.api.strict import StrictBooleanField, StrictCharField, StrictDecimalField, StrictRegexField
+from apps.api.fields import (
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDecimalField,
+    StrictEmailField,
+    StrictRegexField,
+)
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
@@ -38,7 +44,7 @@ class AvailabilitySlotSerializer(serializers.Serializer):
 class NewContactSerializer(serializers.Serializer):
     firstName = StrictCharField(source="first_name", max_length=120)
     lastName = StrictCharField(source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True)
-    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True)
     phone = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
 
 

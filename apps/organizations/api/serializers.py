@@ -2,10 +2,12 @@
 
 from rest_framework import serializers
 
+from apps.api.fields import StrictCharField
+
 from .. import services
 
 
-class LanguageField(serializers.CharField):
+class LanguageField(StrictCharField):
     default_error_messages = {"language": "`{value}` is not a language code (use e.g. `en`, `es` or `pt-BR`)."}
 
     def __init__(self, **kwargs):
@@ -26,9 +28,7 @@ class BookingCardNamesField(serializers.DictField):
     }
 
     def __init__(self, **kwargs):
-        child = serializers.CharField(
-            max_length=services.BOOKING_CARD_NAME_MAX, allow_blank=False, trim_whitespace=True
-        )
+        child = StrictCharField(max_length=services.BOOKING_CARD_NAME_MAX, allow_blank=False, trim_whitespace=True)
         super().__init__(child=child, **kwargs)
 
     def to_internal_value(self, data):

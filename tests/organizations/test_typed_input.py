@@ -1,0 +1,27 @@
+"""Typed input (decisions/foundation-api.md #21): the organization settings PATCH refuses a value of the wrong JSON
+type with a 400 naming the field, and changes nothing."""
+
+import pytest
+
+from apps.organizations.models import Organization
+
+URL = "/v1/platform/organization"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"offeredLanguages": ["en", 5]}, "offeredLanguages.1"),
+        ({"offeredLanguages": ["en", True]}, "offeredLanguages.1"),
+        ({"bookingCardNames": {"area": 5}}, "bookingCardNames.area"),
+        ({"bookingCardNames": {"class": False}}, "bookingCardNames.class"),
+    ],
+)
+def test_settings_patch_refuses_non_strings(client_for, organization, body, field):
+    before = Organization.objects.values().get(pk=organization.pk)
+    response = client_for("organization:write").patch(URL, body, format="json")
+    assert response.status_code == 400, response.content
+    data = response.json()
+    assert data["code"] == "VALIDATION_ERROR"
+    assert data["details"]["fields"][field] == ["Must be a string."], data
+    assert Organization.objects.values().get(pk=organization.pk) == before
