@@ -11,7 +11,14 @@ from apps.api.exceptions import Conflict, InvalidStateTransition
 from apps.classes.models import ClassOccurrence
 from apps.domain_events.services import emit
 
-from .class_services import AlreadyBooked, ClassCancelled, active_booking_of, booking_event_data, ensure_seat_free
+from .class_services import (
+    AlreadyBooked,
+    ClassCancelled,
+    active_booking_of,
+    booking_event_data,
+    ensure_seat_free,
+    settle_waitlist_of,
+)
 from .class_services import lock_occurrence as lock_class
 from .models import Booking, CheckIn
 from .roster import checkin_event_data
@@ -120,4 +127,6 @@ def check_in_walk_in(
             checked_in_at=at,
         )
         _emit_checkin(organization, checkin)
+        if occ is not None:
+            settle_waitlist_of(occ, contact.pk)  # a walk-in holds a seat without a booking: its entries are removed
     return checkin

@@ -140,6 +140,32 @@ def ensure_seat_free(occurrence) -> None:
         raise ClassFull(occurrence)
 
 
+def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
+    """The contact got a seat in the (locked) class another way: their active waitlist entries are done.
+
+    With a booking they become `promoted` (bookingId set, `waitlist.promoted`); a walk-in without a booking makes
+    them `removed` (`waitlist.removed`). No freed-seat notice is passed on: the seat went to this contact. Runs in the
+    caller's transaction, after the seat was taken; returns the settled entry ids.
+    """
+    if contact_id is None:
+        return []
+    entries = list(
+        WaitlistEntry.objects.select_for_update(of=("self",))
+        .filter(class_occurrence_id=occurrence.pk, contact_id=contact_id, status__in=ACTIVE_WAITLIST_STATUSES)
+        .order_by("id")
+    )
+    for entry in entries:
+        if booking is not None:
+            entry.status, entry.booking = "promoted", booking
+            entry.save(update_fields=["status", "booking"])
+            emit(occurrence.organization, "waitlist.promoted", waitlist_event_data(entry.pk))
+        else:
+            entry.status = "removed"
+            entry.save(update_fields=["status"])
+            emit(occurrence.organization, "waitlist.removed", waitlist_event_data(entry.pk))
+    return [e.pk for e in entries]
+
+
 # --- event payloads ----------------------------------------------------------------------------------------------
 
 
@@ -229,6 +255,7 @@ def book_into_class(
             consume_use(membership)
         booking.class_occurrence = occ
         emit(organization, "booking.created", booking_event_data(booking, occ.organization))
+        settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
         if notify_customer and contact is not None:
             local = timezone.localtime(occ.start_time, _club_tz(occ))
             notify_contacts(
@@ -324,6 +351,7 @@ def move_class_booking(booking, new_occurrence) -> Booking:
         booking.end_time = target.end_time
         booking.sport = target.sport
         booking.save(update_fields=["class_occurrence", "club", "start_time", "end_time", "sport", "updated_at"])
+        settle_waitlist_of(target, booking.contact_id, booking=booking)
         if old_id:
             offer_free_seat(old_id)
     return booking
@@ -382,6 +410,8 @@ def promote_waitlist_entry(entry, *, membership=None, notes=None, notify_custome
         entry = WaitlistEntry.objects.select_for_update(of=("self",)).select_related("contact").get(pk=entry.pk)
         if entry.status not in ACTIVE_WAITLIST_STATUSES:
             raise InvalidStateTransition(entry.status)
+        # book_into_class settles the contact's active entries of this class: this one becomes `promoted` with
+        # the booking and `waitlist.promoted` is emitted there (once).
         booking = book_into_class(
             organization=occ.organization,
             occurrence=occ,
@@ -390,10 +420,6 @@ def promote_waitlist_entry(entry, *, membership=None, notes=None, notify_custome
             notes=notes if notes is not None else entry.notes,
             notify_customer=notify_customer,
         )
-        entry.status = "promoted"
-        entry.booking = booking
-        entry.save(update_fields=["status", "booking"])
-        emit(occ.organization, "waitlist.promoted", waitlist_event_data(entry.pk))
     return booking
 
 
@@ -421,6 +447,7 @@ __all__ = [
     "join_waitlist",
     "promote_waitlist_entry",
     "remove_waitlist_entry",
+    "settle_waitlist_of",
     "booked_count",
     "occupancy_annotations",
 ]
