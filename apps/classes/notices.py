@@ -94,8 +94,9 @@ def calendar_event(occurrence) -> CalendarEvent:
     )
 
 
-def send_instructor_calendars(organization, assignments: dict[int, list], *, method: str):
-    """E-mail each instructor (by id) an iCalendar of their occurrences: REQUEST (new/changed) or CANCEL."""
+def send_instructor_calendars(organization, assignments: dict[int, list], *, method: str, invitation=False):
+    """E-mail each instructor (by id) an iCalendar of their occurrences: REQUEST (new/changed) or CANCEL.
+    `invitation`: the occurrences were just created (same REQUEST, worded as an invitation)."""
     assignments = {iid: occs for iid, occs in assignments.items() if occs}
     if not assignments:
         return
@@ -108,13 +109,21 @@ def send_instructor_calendars(organization, assignments: dict[int, list], *, met
             continue
         occurrences = sorted(occurrences, key=lambda o: o.start_time)
         ics = build_calendar([calendar_event(o) for o in occurrences], method=method)
-        verb = "cancelled" if method == "CANCEL" else "updated"
-        lines = [f"Your teaching schedule was {verb}:"] + [f"- {describe(o)}" for o in occurrences[:20]]
+        if invitation:
+            subject = f"Calendar invitation: {occurrences[0].name}"
+            lines = ["You are teaching:"]
+        else:
+            verb = "cancelled" if method == "CANCEL" else "updated"
+            subject = f"Calendar {verb}: {occurrences[0].name}"
+            lines = [f"Your teaching schedule was {verb}:"]
+        lines += [f"- {describe(o)}" for o in occurrences[:20]]
+        if len(occurrences) > 20:
+            lines.append(f"… and {len(occurrences) - 20} more.")
         notify_contacts(
             organization,
             [contact_id],
             kind="class.calendar_update",
-            subject=f"Calendar {verb}: {occurrences[0].name}",
+            subject=subject,
             body="\n".join(lines),
             data={"classIds": [o.id for o in occurrences], "method": method},
             channels=("email",),

@@ -191,6 +191,7 @@ def create_class(organization, data: dict):
                 occurrence.instructors.set(instructors)
             events.emit_class_events(organization, "class.created", [occurrence.id])
             events.emit_availability([(occurrence.area_id, occurrence.start_time, occurrence.end_time)])
+            _invite_instructors(organization, [occurrence], [i.pk for i in instructors])
             return occurrence, None
         club = data["club"]
         start, end = data["start_time"], data["end_time"]
@@ -227,10 +228,32 @@ def create_class(organization, data: dict):
                 {"recurrence": ["Every occurrence of this rule falls while the club is closed; nothing to create."]}
             )
         first = ClassOccurrence.objects.get(pk=created_ids[0])
+        if instructors:
+            invited = (
+                ClassOccurrence.objects.select_related("club", "area")
+                .filter(id__in=created_ids, status=ClassOccurrence.ACTIVE)
+                .order_by("start_time", "id")[:CALENDAR_MAX_EVENTS]
+            )
+            _invite_instructors(organization, list(invited), [i.pk for i in instructors])
         events.emit_class_events(organization, "class.created", created_ids)
         _emit_availability_of(created_ids)
         events.emit_series_changed(organization, series.id, created=len(created_ids))
         return first, SeriesResult(series.id, created=len(created_ids), created_ids=created_ids)
+
+
+# At most this many VEVENTs in one invitation e-mail (a series' first window never holds more occurrences).
+CALENDAR_MAX_EVENTS = 520
+
+
+def _invite_instructors(organization, occurrences, instructor_ids):
+    """On create: each assigned instructor gets ONE iCalendar REQUEST e-mail (after commit) with a VEVENT per
+    active occurrence written now (a series: its first window, at most CALENDAR_MAX_EVENTS, earliest first)."""
+    occurrences = [o for o in occurrences if o.status == ClassOccurrence.ACTIVE][:CALENDAR_MAX_EVENTS]
+    if not occurrences or not instructor_ids:
+        return
+    notices.send_instructor_calendars(
+        organization, {i: occurrences for i in sorted(set(instructor_ids))}, method="REQUEST", invitation=True
+    )
 
 
 def _send_calendars_for(organization, occurrences, *, method: str, instructor_sets: dict | None = None):
