@@ -15,3 +15,17 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class NotificationDelivery(models.Model):
+    """What a queued notification already delivered: one row per (notification id, contact, channel).
+
+    `deliver_notification` writes the row in the same transaction as the send (in-app: the Notification row), so a
+    retry of the task after a ConnectionError only sends what is missing.
+    """
+
+    key = models.CharField(max_length=120, unique=True)  # "<notification id>:<contact id>:<channel>"
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.key

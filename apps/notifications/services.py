@@ -3,6 +3,8 @@
 Sending happens in a Celery task queued after the current transaction commits; tasks take ids and reload.
 """
 
+import uuid
+
 from django.db import transaction
 
 ALL_CHANNELS = ("email", "in_app", "messaging")
@@ -18,6 +20,7 @@ def notify_contacts(
     if not contact_ids:
         return
     payload = {
+        "id": uuid.uuid4().hex,  # stable across retries: deliveries are recorded per (id, contact, channel)
         "organization_id": getattr(organization, "pk", organization),
         "contact_ids": contact_ids,
         "kind": kind,

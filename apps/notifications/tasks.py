@@ -1,32 +1,74 @@
+import hashlib
+import json
 import logging
 
 from celery import shared_task
+from django.db import transaction
 
 from apps.contacts.models import Contact
 
 from .channels import messaging_backend, send_email
-from .models import Notification
+from .models import Notification, NotificationDelivery
 
 logger = logging.getLogger("apps.notifications")
 
 
+def delivery_id(payload: dict) -> str:
+    """The notification's stable id: `payload["id"]` (set by `notify_contacts`); a payload queued without one is
+    identified by its content (the retried payload is the same dict)."""
+    if payload.get("id"):
+        return str(payload["id"])
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def deliver_once(key: str, send) -> bool:
+    """Run `send()` unless `key` was already delivered. The marker and the send share one transaction: a send that
+    raises leaves no marker (the retry sends it), and a concurrent run of the same key waits on the unique row and
+    then skips it."""
+    with transaction.atomic():
+        _, created = NotificationDelivery.objects.get_or_create(key=key)
+        if not created:
+            return False
+        send()
+    return True
+
+
 @shared_task(autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5)
 def deliver_notification(payload: dict):
-    """Send one notification to each contact on each channel. Missing contacts are skipped."""
+    """Send one notification to each contact on each channel. Missing contacts are skipped.
+
+    Idempotent per (notification, contact, channel): a retry (after a ConnectionError on some contact) only sends
+    what was not delivered yet.
+    """
+    notification_id = delivery_id(payload)
     contacts = Contact.objects.filter(organization_id=payload["organization_id"], id__in=payload["contact_ids"])
     channels = payload["channels"]
     attachments = [tuple(a) for a in payload.get("attachments") or ()]
-    for contact in contacts:
+    for contact in contacts.order_by("id"):
+        key = f"{notification_id}:{contact.pk}:"
         if "in_app" in channels:
-            Notification.objects.create(
-                organization_id=payload["organization_id"],
-                contact=contact,
-                kind=payload["kind"],
-                title=payload["subject"][:200],
-                body=payload["body"],
-                data=payload.get("data") or {},
+            deliver_once(
+                key + "in_app",
+                lambda contact=contact: Notification.objects.create(
+                    organization_id=payload["organization_id"],
+                    contact=contact,
+                    kind=payload["kind"],
+                    title=payload["subject"][:200],
+                    body=payload["body"],
+                    data=payload.get("data") or {},
+                ),
             )
         if "email" in channels and contact.email:
-            send_email(to=contact.email, subject=payload["subject"], body=payload["body"], attachments=attachments)
+            deliver_once(
+                key + "email",
+                lambda contact=contact: send_email(
+                    to=contact.email, subject=payload["subject"], body=payload["body"], attachments=attachments
+                ),
+            )
         if "messaging" in channels:
-            messaging_backend().send(phone=contact.phone, contact_id=contact.pk, text=payload["body"])
+            deliver_once(
+                key + "messaging",
+                lambda contact=contact: messaging_backend().send(
+                    phone=contact.phone, contact_id=contact.pk, text=payload["body"]
+                ),
+            )
