@@ -109,6 +109,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.int("SERIES_EXTEND_INTERVAL_SECONDS", default=3600),
     },
     "purge-idempotency-records": {"task": "apps.api.tasks.purge_idempotency_records", "schedule": 86400},
+    "purge-notification-deliveries": {"task": "apps.notifications.tasks.purge_delivery_records", "schedule": 86400},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -72,3 +72,19 @@ def deliver_notification(payload: dict):
                     phone=contact.phone, contact_id=contact.pk, text=payload["body"]
                 ),
             )
+
+
+DELIVERY_RECORD_RETENTION_DAYS = 30
+
+
+@shared_task
+def purge_delivery_records(days: int = DELIVERY_RECORD_RETENTION_DAYS) -> int:
+    """Daily: drop delivery records older than any retry can be (a retried task is at most hours old)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from .models import NotificationDelivery
+
+    deleted, _ = NotificationDelivery.objects.filter(created_at__lt=timezone.now() - timedelta(days=days)).delete()
+    return deleted
