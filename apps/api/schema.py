@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from .permissions import NO_SCOPE, required_scope_for, sorted_any_of
 from .scopes import ALL_SCOPES
@@ -165,6 +166,44 @@ class PlatformAutoSchema(AutoSchema):
             responses["201"].setdefault("headers", {}).update(LOCATION_HEADER)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
+
+
+SAME_AS_WRITE = object()
+
+
+def crud_schema_view(
+    tool_prefix,
+    schema,
+    *,
+    write=None,
+    update=SAME_AS_WRITE,
+    tags=None,
+    parameters=None,
+    summaries=None,
+    descriptions=None,
+    **overrides,
+):
+    """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create` (when `write` is given),
+    `_update` (request `update`, the `write` serializer unless told; None leaves it out). `parameters`, `summaries`
+    and `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
+    update = write if update is SAME_AS_WRITE else update
+    standard = {
+        "list": {"operation_id": f"{tool_prefix}_list", "responses": schema(many=True)},
+        "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": schema},
+    }
+    if write is not None:
+        standard["create"] = {"operation_id": f"{tool_prefix}_create", "request": write, "responses": {201: schema}}
+    if update is not None:
+        standard["partial_update"] = {"operation_id": f"{tool_prefix}_update", "request": update, "responses": schema}
+    for action, arguments in standard.items():
+        for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
+            if per_action and action in per_action:
+                arguments[name] = per_action[action]
+        if tags is not None:
+            arguments["tags"] = tags
+    return extend_schema_view(
+        **{action: extend_schema(**arguments) for action, arguments in standard.items()}, **overrides
+    )
 
 
 def only_public_paths(endpoints, **kwargs):

@@ -73,3 +73,14 @@ def ordered(scopes) -> list[str]:
     """Scopes in registry order, for stable output (unregistered names last, alphabetically)."""
     end = len(_REGISTRY_INDEX)
     return sorted(scopes, key=lambda s: (_REGISTRY_INDEX.get(s, end), s))
+
+
+def crud_scopes(
+    resource: str, *, read=("list", "retrieve"), write=("create", "partial_update"), **extra_actions
+) -> dict[str, str | set[str]]:
+    """A viewset's `required_scopes`: `read` actions need `<resource>:read`, `write` actions `<resource>:write`,
+    and each extra action (`archive="contacts:delete"`) the scope given for it."""
+    scopes = {action: f"{resource}:read" for action in read}
+    scopes.update({action: f"{resource}:write" for action in write})
+    scopes.update(extra_actions)
+    return scopes

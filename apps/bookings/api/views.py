@@ -10,6 +10,8 @@ from rest_framework.routers import SimpleRouter
 
 from apps.api.filters import apply_club_clock_window, apply_ordering, parse_enum_list, parse_int
 from apps.api.ratelimit import BOOK_INTO_CLASS, BOOKING_WRITES
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
 from apps.api.views import PlatformAPIView, PlatformViewSet
 
 from .. import channel, services
@@ -70,31 +72,20 @@ class BookingPresenterMixin:
         return present_booking(row, self.ctx())
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="bookings_list", responses=BookingSchema(many=True), parameters=BOOKING_FILTERS, tags=["bookings"]
-    ),
-    retrieve=extend_schema(
-        operation_id="bookings_get", parameters=[ID_PARAM], responses=BookingSchema, tags=["bookings"]
-    ),
-    create=extend_schema(
-        operation_id="bookings_create",
-        request=AreaBookingCreateSerializer,
-        responses={201: BookingSchema},
-        tags=["bookings"],
-        description="Creates an area (court) booking. Errors 409 SLOT_UNAVAILABLE, PLAYER_LIMIT_REACHED.",
-    ),
-    partial_update=extend_schema(
-        operation_id="bookings_update",
-        parameters=[ID_PARAM],
-        request=BookingUpdateSerializer,
-        responses=BookingSchema,
-        tags=["bookings"],
-        description="Area bookings: reschedule (`areaId`, `startTime`, `endTime`; 409 SLOT_UNAVAILABLE), "
+@crud_schema_view(
+    "bookings",
+    BookingSchema,
+    write=AreaBookingCreateSerializer,
+    update=BookingUpdateSerializer,
+    tags=["bookings"],
+    parameters={"list": BOOKING_FILTERS, "retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
+    descriptions={
+        "create": "Creates an area (court) booking. Errors 409 SLOT_UNAVAILABLE, PLAYER_LIMIT_REACHED.",
+        "partial_update": "Area bookings: reschedule (`areaId`, `startTime`, `endTime`; 409 SLOT_UNAVAILABLE), "
         "`priceBeforeTax`, `sport`, `notes`, `status`. Class bookings: `notes`, `status`, `classId` (move the seat; "
         "409 CLASS_FULL, ALREADY_BOOKED). `status` goes from `pending` to `confirmed` only. A cancelled booking is "
         "409 INVALID_STATE_TRANSITION.",
-    ),
+    },
     cancel=extend_schema(
         operation_id="bookings_cancel",
         parameters=[ID_PARAM],
@@ -108,13 +99,7 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
 
     queryset = Booking.objects.all()
     serializer_class = AreaBookingCreateSerializer
-    required_scopes = {
-        "list": "bookings:read",
-        "retrieve": "bookings:read",
-        "create": "bookings:write",
-        "partial_update": "bookings:write",
-        "cancel": "bookings:write",
-    }
+    required_scopes = crud_scopes("bookings", write=("create", "partial_update", "cancel"))
     rate_buckets = {"create": BOOKING_WRITES, "partial_update": BOOKING_WRITES, "cancel": BOOKING_WRITES}
 
     def base_queryset(self):

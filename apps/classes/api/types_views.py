@@ -1,11 +1,13 @@
 """Class types (CRUD) and progression tracks (read-only). Registered by apps/classes/api/urls.py."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from apps.api.exceptions import NotFound
 from apps.api.fastread import ValuesPage
 from apps.api.filters import apply_ordering, parse_bool, parse_int
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
 from apps.api.views import PlatformViewSet
 
 from .. import type_services
@@ -20,34 +22,29 @@ ORDERING_PARAM = OpenApiParameter("ordering", str, description="`name`, `created
 ORDERING = {"name": "name", "createdAt": "created_at", "updatedAt": "updated_at", "id": "id"}
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="class_types_list",
-        summary="List class types",
-        parameters=[
+@crud_schema_view(
+    "class_types",
+    ClassTypeSchema,
+    write=ClassTypeInputSerializer,
+    update=ClassTypeInputSerializer(partial=True),
+    summaries={
+        "list": "List class types",
+        "retrieve": "Get a class type",
+        "create": "Create a class type",
+        "partial_update": "Update a class type",
+    },
+    descriptions={
+        "partial_update": "Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type."
+    },
+    parameters={
+        "list": [
             LOCALE_PARAM,
             ORDERING_PARAM,
             OpenApiParameter("isActive", bool),
             OpenApiParameter("q", str, description="Case-insensitive search in the name."),
         ],
-        responses=ClassTypeSchema(many=True),
-    ),
-    retrieve=extend_schema(
-        operation_id="class_types_get", summary="Get a class type", parameters=[LOCALE_PARAM], responses=ClassTypeSchema
-    ),
-    create=extend_schema(
-        operation_id="class_types_create",
-        summary="Create a class type",
-        request=ClassTypeInputSerializer,
-        responses={201: ClassTypeSchema},
-    ),
-    partial_update=extend_schema(
-        operation_id="class_types_update",
-        summary="Update a class type",
-        description="Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type.",
-        request=ClassTypeInputSerializer(partial=True),
-        responses=ClassTypeSchema,
-    ),
+        "retrieve": [LOCALE_PARAM],
+    },
     destroy=extend_schema(
         operation_id="class_types_delete",
         summary="Delete a class type",
@@ -61,13 +58,7 @@ class ClassTypeViewSet(PlatformViewSet):
 
     queryset = ClassType.objects.all()
     http_method_names = ["get", "post", "patch", "delete", "head"]
-    required_scopes = {
-        "list": "classes:read",
-        "retrieve": "classes:read",
-        "create": "classes:write",
-        "partial_update": "classes:write",
-        "destroy": "classes:write",
-    }
+    required_scopes = crud_scopes("classes", write=("create", "partial_update", "destroy"))
 
     def list(self, request):
         params = request.query_params
@@ -103,19 +94,14 @@ class ClassTypeViewSet(PlatformViewSet):
         return Response(status=204)
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="progression_tracks_list",
-        summary="List progression tracks",
-        parameters=[LOCALE_PARAM, OpenApiParameter("classTypeId", int, description="Tracks that include this type.")],
-        responses=ProgressionTrackSchema(many=True),
-    ),
-    retrieve=extend_schema(
-        operation_id="progression_tracks_get",
-        summary="Get a progression track",
-        parameters=[LOCALE_PARAM],
-        responses=ProgressionTrackSchema,
-    ),
+@crud_schema_view(
+    "progression_tracks",
+    ProgressionTrackSchema,
+    summaries={"list": "List progression tracks", "retrieve": "Get a progression track"},
+    parameters={
+        "list": [LOCALE_PARAM, OpenApiParameter("classTypeId", int, description="Tracks that include this type.")],
+        "retrieve": [LOCALE_PARAM],
+    },
 )
 @extend_schema(tags=["progression-tracks"])
 class ProgressionTrackViewSet(PlatformViewSet):
@@ -123,7 +109,7 @@ class ProgressionTrackViewSet(PlatformViewSet):
 
     queryset = ProgressionTrack.objects.all()
     http_method_names = ["get", "head"]
-    required_scopes = {"list": "classes:read", "retrieve": "classes:read"}
+    required_scopes = crud_scopes("classes", write=())
 
     def list(self, request):
         queryset = self.get_queryset()

@@ -14,6 +14,8 @@ from apps.api.exceptions import NotFound, ValidationFailed
 from apps.api.filters import apply_ordering, parse_bool, parse_int
 from apps.api.filters import date_window as _date_window
 from apps.api.pagination import page_body, parse_page_params
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
 from apps.api.views import PlatformViewSet
 
 from .. import services
@@ -127,36 +129,19 @@ class ClubViewSet(PlatformViewSet):
 # --- Area types ----------------------------------------------------------------------------------------------
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="area_types_list",
-        tags=["areas"],
-        summary="List area types",
-        parameters=[_param("q", description="Search in name."), _param("ordering", description="`name`, `createdAt`.")],
-        responses=s.AreaTypeSerializer(many=True),
-    ),
-    retrieve=extend_schema(operation_id="area_types_get", tags=["areas"], responses=s.AreaTypeSerializer),
-    create=extend_schema(
-        operation_id="area_types_create",
-        tags=["areas"],
-        request=s.AreaTypeWriteSerializer,
-        responses={201: s.AreaTypeSerializer},
-    ),
-    partial_update=extend_schema(
-        operation_id="area_types_update",
-        tags=["areas"],
-        request=s.AreaTypeWriteSerializer,
-        responses=s.AreaTypeSerializer,
-    ),
+@crud_schema_view(
+    "area_types",
+    s.AreaTypeSerializer,
+    write=s.AreaTypeWriteSerializer,
+    tags=["areas"],
+    summaries={"list": "List area types"},
+    parameters={
+        "list": [_param("q", description="Search in name."), _param("ordering", description="`name`, `createdAt`.")]
+    },
 )
 class AreaTypeViewSet(PlatformViewSet):
     queryset = AreaType.objects.all()
-    required_scopes = {
-        "list": "areas:read",
-        "retrieve": "areas:read",
-        "create": "areas:write",
-        "partial_update": "areas:write",
-    }
+    required_scopes = crud_scopes("areas")
     ordering_fields = {"name": "name", "createdAt": "created_at", "id": "id"}
 
     def list(self, request):
@@ -189,39 +174,29 @@ class AreaTypeViewSet(PlatformViewSet):
 # --- Areas ---------------------------------------------------------------------------------------------------
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="areas_list",
-        tags=["areas"],
-        summary="List areas",
-        parameters=[
+@crud_schema_view(
+    "areas",
+    s.AreaSerializer,
+    write=s.AreaCreateSerializer,
+    update=s.AreaUpdateSerializer,
+    tags=["areas"],
+    summaries={"list": "List areas"},
+    parameters={
+        "list": [
             _param("clubId", OpenApiTypes.INT),
             _param("areaTypeId", OpenApiTypes.INT),
             _param("sport", description="Comma list; areas offering any of them."),
             _param("isActive", OpenApiTypes.BOOL),
             _param("q", description="Search in name."),
             _param("ordering", description="`position` (default), `name`."),
-        ],
-        responses=s.AreaSerializer(many=True),
-    ),
-    retrieve=extend_schema(operation_id="areas_get", tags=["areas"], responses=s.AreaSerializer),
-    create=extend_schema(
-        operation_id="areas_create", tags=["areas"], request=s.AreaCreateSerializer, responses={201: s.AreaSerializer}
-    ),
-    partial_update=extend_schema(
-        operation_id="areas_update", tags=["areas"], request=s.AreaUpdateSerializer, responses=s.AreaSerializer
-    ),
+        ]
+    },
 )
 class AreaViewSet(PlatformViewSet):
     """Areas have no DELETE: deactivate with `isActive: false`."""
 
     queryset = Area.objects.all()
-    required_scopes = {
-        "list": "areas:read",
-        "retrieve": "areas:read",
-        "create": "areas:write",
-        "partial_update": "areas:write",
-    }
+    required_scopes = crud_scopes("areas")
     ordering_fields = {"position": "position", "name": "name", "id": "id"}
 
     def base_queryset(self):
@@ -297,38 +272,27 @@ def _window_q(organization, params, club_id) -> Q | None:
     return q
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="area_blocks_list",
-        tags=["areas"],
-        summary="List area blocks",
-        parameters=[
+@crud_schema_view(
+    "area_blocks",
+    s.AreaBlockSerializer,
+    write=s.AreaBlockCreateSerializer,
+    update=None,
+    tags=["areas"],
+    summaries={"list": "List area blocks", "create": "Block an area"},
+    parameters={
+        "list": [
             _param("clubId", OpenApiTypes.INT),
             _param("areaId", OpenApiTypes.INT),
             _param("startDate", description="Date (club clock) or date-time; blocks overlapping the range."),
             _param("endDate", description="Date (club clock, inclusive) or date-time."),
             _param("ordering", description="`startTime` (default), `endTime`, `createdAt`."),
-        ],
-        responses=s.AreaBlockSerializer(many=True),
-    ),
-    retrieve=extend_schema(operation_id="area_blocks_get", tags=["areas"], responses=s.AreaBlockSerializer),
-    create=extend_schema(
-        operation_id="area_blocks_create",
-        tags=["areas"],
-        summary="Block an area",
-        request=s.AreaBlockCreateSerializer,
-        responses={201: s.AreaBlockSerializer},
-    ),
+        ]
+    },
     destroy=extend_schema(operation_id="area_blocks_delete", tags=["areas"], summary="Unblock", responses={204: None}),
 )
 class AreaBlockViewSet(PlatformViewSet):
     queryset = AreaBlock.objects.all()
-    required_scopes = {
-        "list": "areas:read",
-        "retrieve": "areas:read",
-        "create": "areas:write",
-        "destroy": "areas:write",
-    }
+    required_scopes = crud_scopes("areas", write=("create", "destroy"))
     ordering_fields = {"startTime": "start_time", "endTime": "end_time", "createdAt": "created_at", "id": "id"}
 
     def list(self, request):

@@ -7,6 +7,8 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from apps.api.filters import apply_ordering, apply_window, date_window, parse_enum_list, parse_int
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
 from apps.api.views import PlatformViewSet
 
 from .. import services
@@ -35,26 +37,13 @@ CONTACT_FILTERS = [
 ]
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="contacts_list", responses=ContactSchema(many=True), parameters=CONTACT_FILTERS, tags=["contacts"]
-    ),
-    retrieve=extend_schema(
-        operation_id="contacts_get", parameters=[ID_PARAM], responses=ContactSchema, tags=["contacts"]
-    ),
-    create=extend_schema(
-        operation_id="contacts_create",
-        request=ContactWriteSerializer,
-        responses={201: ContactSchema},
-        tags=["contacts"],
-    ),
-    partial_update=extend_schema(
-        operation_id="contacts_update",
-        parameters=[ID_PARAM],
-        request=ContactWriteSerializer(partial=True),
-        responses=ContactSchema,
-        tags=["contacts"],
-    ),
+@crud_schema_view(
+    "contacts",
+    ContactSchema,
+    write=ContactWriteSerializer,
+    update=ContactWriteSerializer(partial=True),
+    tags=["contacts"],
+    parameters={"list": CONTACT_FILTERS, "retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
     archive=extend_schema(
         operation_id="contacts_archive",
         parameters=[ID_PARAM],
@@ -71,14 +60,7 @@ class ContactViewSet(PlatformViewSet):
 
     queryset = Contact.objects.all()
     serializer_class = ContactWriteSerializer
-    required_scopes = {
-        "list": "contacts:read",
-        "retrieve": "contacts:read",
-        "create": "contacts:write",
-        "partial_update": "contacts:write",
-        "archive": "contacts:delete",
-        "restore": "contacts:delete",
-    }
+    required_scopes = crud_scopes("contacts", archive="contacts:delete", restore="contacts:delete")
 
     def base_queryset(self):
         return Contact.objects.all()

@@ -2,11 +2,13 @@
 
 from django.db.models import Q, Value
 from django.db.models.functions import Concat
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
 from apps.api.fastread import ValuesPage
 from apps.api.filters import apply_ordering, parse_bool, parse_int
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
 from apps.api.views import PlatformViewSet
 
 from .. import services
@@ -49,35 +51,32 @@ class InputMixin:
         return serializer.validated_data
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="instructors_list",
-        summary="List instructors (with weekly availability)",
-        parameters=[
+@crud_schema_view(
+    "instructors",
+    InstructorSchema,
+    write=InstructorCreateSerializer,
+    update=InstructorUpdateSerializer,
+    summaries={
+        "list": "List instructors (with weekly availability)",
+        "retrieve": "Get an instructor",
+        "create": "Create an instructor",
+        "partial_update": "Update an instructor",
+    },
+    descriptions={
+        "create": "From `contactId` or a new `contact`. Grants no admin-portal login and sends no staff invitation.",
+        "partial_update": "Partial update; `weeklyAvailability` replaces the whole list. "
+        "Deactivate with `isActive: false`.",
+    },
+    parameters={
+        "list": [
             OpenApiParameter("isActive", bool),
             OpenApiParameter("isBookable", bool),
             OpenApiParameter("typeId", int),
             OpenApiParameter("sport", str, description="Instructors teaching this sport."),
             OpenApiParameter("q", str, description="Case-insensitive search in the contact's name."),
             ORDERING_PARAM,
-        ],
-        responses=InstructorSchema(many=True),
-    ),
-    retrieve=extend_schema(operation_id="instructors_get", summary="Get an instructor", responses=InstructorSchema),
-    create=extend_schema(
-        operation_id="instructors_create",
-        summary="Create an instructor",
-        description="From `contactId` or a new `contact`. Grants no admin-portal login and sends no staff invitation.",
-        request=InstructorCreateSerializer,
-        responses={201: InstructorSchema},
-    ),
-    partial_update=extend_schema(
-        operation_id="instructors_update",
-        summary="Update an instructor",
-        description="Partial update; `weeklyAvailability` replaces the whole list. Deactivate with `isActive: false`.",
-        request=InstructorUpdateSerializer,
-        responses=InstructorSchema,
-    ),
+        ]
+    },
 )
 @extend_schema(tags=["instructors"])
 class InstructorViewSet(InputMixin, PlatformViewSet):
@@ -85,12 +84,7 @@ class InstructorViewSet(InputMixin, PlatformViewSet):
 
     queryset = Instructor.objects.all()
     http_method_names = READ_WRITE
-    required_scopes = {
-        "list": "instructors:read",
-        "retrieve": "instructors:read",
-        "create": "instructors:write",
-        "partial_update": "instructors:write",
-    }
+    required_scopes = crud_scopes("instructors")
 
     def base_queryset(self):
         return Instructor.objects.select_related(*PUBLIC_INSTRUCTOR_PREFETCH)
@@ -135,28 +129,18 @@ class InstructorViewSet(InputMixin, PlatformViewSet):
         return Response(present_instructor(instructor))
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="instructor_types_list",
-        summary="List instructor types",
-        parameters=[ORDERING_PARAM],
-        responses=InstructorTypeSchema(many=True),
-    ),
-    retrieve=extend_schema(
-        operation_id="instructor_types_get", summary="Get an instructor type", responses=InstructorTypeSchema
-    ),
-    create=extend_schema(
-        operation_id="instructor_types_create",
-        summary="Create an instructor type",
-        request=InstructorTypeInputSerializer,
-        responses={201: InstructorTypeSchema},
-    ),
-    partial_update=extend_schema(
-        operation_id="instructor_types_update",
-        summary="Update an instructor type",
-        request=InstructorTypeInputSerializer(partial=True),
-        responses=InstructorTypeSchema,
-    ),
+@crud_schema_view(
+    "instructor_types",
+    InstructorTypeSchema,
+    write=InstructorTypeInputSerializer,
+    update=InstructorTypeInputSerializer(partial=True),
+    summaries={
+        "list": "List instructor types",
+        "retrieve": "Get an instructor type",
+        "create": "Create an instructor type",
+        "partial_update": "Update an instructor type",
+    },
+    parameters={"list": [ORDERING_PARAM]},
 )
 @extend_schema(tags=["instructors"])
 class InstructorTypeViewSet(InputMixin, PlatformViewSet):
@@ -164,12 +148,7 @@ class InstructorTypeViewSet(InputMixin, PlatformViewSet):
 
     queryset = InstructorType.objects.all()
     http_method_names = READ_WRITE
-    required_scopes = {
-        "list": "instructors:read",
-        "retrieve": "instructors:read",
-        "create": "instructors:write",
-        "partial_update": "instructors:write",
-    }
+    required_scopes = crud_scopes("instructors")
 
     def list(self, request):
         queryset = apply_ordering(self.get_queryset(), request.query_params, SIMPLE_ORDERING, "-createdAt")
@@ -191,28 +170,18 @@ class InstructorTypeViewSet(InputMixin, PlatformViewSet):
         return Response(present_instructor_type(services.update_instructor_type(instructor_type, data)))
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="pay_rate_policies_list",
-        summary="List pay-rate policies",
-        parameters=[OpenApiParameter("isActive", bool), ORDERING_PARAM],
-        responses=PayRatePolicySchema(many=True),
-    ),
-    retrieve=extend_schema(
-        operation_id="pay_rate_policies_get", summary="Get a pay-rate policy", responses=PayRatePolicySchema
-    ),
-    create=extend_schema(
-        operation_id="pay_rate_policies_create",
-        summary="Create a pay-rate policy",
-        request=PayRatePolicyInputSerializer,
-        responses={201: PayRatePolicySchema},
-    ),
-    partial_update=extend_schema(
-        operation_id="pay_rate_policies_update",
-        summary="Update a pay-rate policy",
-        request=PayRatePolicyInputSerializer(partial=True),
-        responses=PayRatePolicySchema,
-    ),
+@crud_schema_view(
+    "pay_rate_policies",
+    PayRatePolicySchema,
+    write=PayRatePolicyInputSerializer,
+    update=PayRatePolicyInputSerializer(partial=True),
+    summaries={
+        "list": "List pay-rate policies",
+        "retrieve": "Get a pay-rate policy",
+        "create": "Create a pay-rate policy",
+        "partial_update": "Update a pay-rate policy",
+    },
+    parameters={"list": [OpenApiParameter("isActive", bool), ORDERING_PARAM]},
 )
 @extend_schema(tags=["instructors"])
 class PayRatePolicyViewSet(InputMixin, PlatformViewSet):
@@ -220,12 +189,7 @@ class PayRatePolicyViewSet(InputMixin, PlatformViewSet):
 
     queryset = PayRatePolicy.objects.all()
     http_method_names = READ_WRITE
-    required_scopes = {
-        "list": "instructors:read",
-        "retrieve": "instructors:read",
-        "create": "instructors:write",
-        "partial_update": "instructors:write",
-    }
+    required_scopes = crud_scopes("instructors")
 
     def list(self, request):
         queryset = self.get_queryset()
