@@ -56,6 +56,13 @@ class PlatformViewMixin:
     def organization(self):
         return self.request.organization
 
+    def validated(self, serializer_class, partial=False) -> dict:
+        """The request body validated by `serializer_class` (400 VALIDATION_ERROR otherwise); the request is in the
+        serializer's context so organization-scoped id fields resolve."""
+        serializer = serializer_class(data=self.request.data, partial=partial, context={"request": self.request})
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
     @property
     def credential(self) -> Credential:
         return self.request.auth

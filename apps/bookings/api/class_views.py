@@ -118,9 +118,7 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
     )
     def create(self, request, id):
         occurrence = self.get_occurrence()
-        serializer = ClassBookingCreateSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.validated(ClassBookingCreateSerializer)
         booking = class_services.book_into_class(
             organization=self.organization,
             occurrence=occurrence,
@@ -185,13 +183,12 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
     )
     def create(self, request, id):
         occurrence = self.get_occurrence()
-        serializer = WaitlistJoinSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
+        validated_data = self.validated(WaitlistJoinSerializer)
         entry = class_services.join_waitlist(
             organization=self.organization,
             occurrence=occurrence,
-            contact=serializer.validated_data["contact"],
-            notes=serializer.validated_data.get("notes"),
+            contact=validated_data["contact"],
+            notes=validated_data.get("notes"),
         )
         row = first_row(WaitlistEntry.objects.filter(pk=entry.pk), WAITLIST_COLUMNS)
         return self.created(present_waitlist_entry(row, presenter_context(request)), entry)
@@ -294,9 +291,7 @@ class CheckInViewSet(PlatformViewSet):
         tags=["checkins"],
     )
     def create(self, request):
-        serializer = CheckInCreateSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.validated(CheckInCreateSerializer)
         if data.get("booking") is not None:
             checkin = checkin_services.check_in_booking(
                 organization=self.organization, booking=data["booking"], checked_in_at=data.get("checked_in_at")

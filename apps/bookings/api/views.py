@@ -140,9 +140,7 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
         return Response(self.booking_body(self.get_object().pk))
 
     def create(self, request):
-        serializer = AreaBookingCreateSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
+        data = dict(self.validated(AreaBookingCreateSerializer))
         booking = services.create_area_booking(
             organization=self.organization,
             area=data["area"],
@@ -160,9 +158,7 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
 
     def partial_update(self, request, pk=None):
         booking = self.get_object()
-        serializer = BookingUpdateSerializer(data=request.data, partial=True, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        changes = dict(serializer.validated_data)
+        changes = dict(self.validated(BookingUpdateSerializer, partial=True))
         notify = changes.pop("notify_customer", False)
         booking = services.update_booking(booking, changes, notify_customer=notify)
         return Response(self.booking_body(booking.pk))
@@ -225,9 +221,8 @@ class BookingPlayerViewSet(PlatformViewSet):
 
     def create(self, request, id=None):
         booking = self.get_booking()
-        serializer = PlayerInputSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        player = services.add_player(booking, **serializer.validated_data)
+        validated_data = self.validated(PlayerInputSerializer)
+        player = services.add_player(booking, **validated_data)
         return self.created(present_player(player, booking_context(self.organization, self.credential)), player)
 
     def destroy(self, request, id=None, playerId=None):
@@ -265,9 +260,8 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
         description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`.",
     )
     def post(self, request):
-        serializer = ChannelBookingCreateSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        booking = channel.create_channel_booking(self.organization, dict(serializer.validated_data))
+        validated_data = self.validated(ChannelBookingCreateSerializer)
+        booking = channel.create_channel_booking(self.organization, dict(validated_data))
         response = Response(self.booking_body(booking.pk), status=201)
         response["Location"] = f"/v1/platform/bookings/{booking.pk}"
         return response

@@ -77,16 +77,14 @@ class ClassTypeViewSet(PlatformViewSet):
         return Response(present_class_type(self.get_object(), presenter_context(request)))
 
     def create(self, request):
-        serializer = ClassTypeInputSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        class_type = type_services.create_class_type(self.organization, serializer.validated_data)
+        validated_data = self.validated(ClassTypeInputSerializer)
+        class_type = type_services.create_class_type(self.organization, validated_data)
         return self.created(present_class_type(class_type, presenter_context(request)), class_type)
 
     def partial_update(self, request, pk=None):
         class_type = self.get_object()
-        serializer = ClassTypeInputSerializer(data=request.data, partial=True, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        class_type = type_services.update_class_type(class_type, serializer.validated_data)
+        validated_data = self.validated(ClassTypeInputSerializer, partial=True)
+        class_type = type_services.update_class_type(class_type, validated_data)
         return Response(present_class_type(class_type, presenter_context(request)))
 
     def destroy(self, request, pk=None):

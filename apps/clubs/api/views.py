@@ -158,16 +158,14 @@ class AreaTypeViewSet(PlatformViewSet):
         return Response(present_area_type(self.get_object()))
 
     def create(self, request):
-        serializer = s.AreaTypeWriteSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        area_type = services.create_area_type(self.organization, **serializer.validated_data)
+        validated_data = self.validated(s.AreaTypeWriteSerializer)
+        area_type = services.create_area_type(self.organization, **validated_data)
         return self.created(present_area_type(area_type), area_type)
 
     def partial_update(self, request, pk=None):
         area_type = self.get_object()
-        serializer = s.AreaTypeWriteSerializer(data=request.data, partial=True, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        area_type = services.update_area_type(area_type, dict(serializer.validated_data))
+        validated_data = self.validated(s.AreaTypeWriteSerializer, partial=True)
+        area_type = services.update_area_type(area_type, dict(validated_data))
         return Response(present_area_type(area_type))
 
 
@@ -231,17 +229,14 @@ class AreaViewSet(PlatformViewSet):
         return Response(present_area(self.get_object()))
 
     def create(self, request):
-        serializer = s.AreaCreateSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
+        data = dict(self.validated(s.AreaCreateSerializer))
         area = services.create_area(self.organization, club=data.pop("club"), name=data.pop("name"), **data)
         return self.created(present_area(area), area)
 
     def partial_update(self, request, pk=None):
         area = self.get_object()
-        serializer = s.AreaUpdateSerializer(data=request.data, partial=True, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        area = services.update_area(area, dict(serializer.validated_data))
+        validated_data = self.validated(s.AreaUpdateSerializer, partial=True)
+        area = services.update_area(area, dict(validated_data))
         return Response(present_area(area))
 
 
@@ -315,9 +310,7 @@ class AreaBlockViewSet(PlatformViewSet):
         return Response(present_block(self.get_object()))
 
     def create(self, request):
-        serializer = s.AreaBlockCreateSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.validated(s.AreaBlockCreateSerializer)
         block = services.create_block(
             self.organization,
             area=data["area"],

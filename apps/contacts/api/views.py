@@ -101,16 +101,14 @@ class ContactViewSet(PlatformViewSet):
         return contact_row(self.get_queryset().filter(pk=contact.pk))
 
     def create(self, request):
-        serializer = ContactWriteSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        contact = services.create_contact(self.organization, **serializer.validated_data)
+        validated_data = self.validated(ContactWriteSerializer)
+        contact = services.create_contact(self.organization, **validated_data)
         return self.created(present_contact(self._reload(contact)), contact)
 
     def partial_update(self, request, pk=None):
         contact = self.get_object()
-        serializer = ContactWriteSerializer(data=request.data, partial=True, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        contact = services.update_contact(contact, **serializer.validated_data)
+        validated_data = self.validated(ContactWriteSerializer, partial=True)
+        contact = services.update_contact(contact, **validated_data)
         return Response(present_contact(self._reload(contact)))
 
     @action(detail=True, methods=["post"], url_path="archive")

@@ -42,15 +42,6 @@ SIMPLE_ORDERING = {"name": "name", "createdAt": "created_at", "id": "id"}
 ORDERING_PARAM = OpenApiParameter("ordering", str, description="`createdAt`, `name`; `-` for descending.")
 
 
-class InputMixin:
-    """Validate a body with `serializer_class`, passing the request so org-scoped id fields work."""
-
-    def validated(self, serializer_class, partial=False) -> dict:
-        serializer = serializer_class(data=self.request.data, partial=partial, context={"request": self.request})
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
-
-
 @crud_schema_view(
     "instructors",
     InstructorSchema,
@@ -79,7 +70,7 @@ class InputMixin:
     },
 )
 @extend_schema(tags=["instructors"])
-class InstructorViewSet(InputMixin, PlatformViewSet):
+class InstructorViewSet(PlatformViewSet):
     """A contact who teaches."""
 
     queryset = Instructor.objects.all()
@@ -143,7 +134,7 @@ class InstructorViewSet(InputMixin, PlatformViewSet):
     parameters={"list": [ORDERING_PARAM]},
 )
 @extend_schema(tags=["instructors"])
-class InstructorTypeViewSet(InputMixin, PlatformViewSet):
+class InstructorTypeViewSet(PlatformViewSet):
     """A category of instructor (coach, personal trainer)."""
 
     queryset = InstructorType.objects.all()
@@ -184,7 +175,7 @@ class InstructorTypeViewSet(InputMixin, PlatformViewSet):
     parameters={"list": [OpenApiParameter("isActive", bool), ORDERING_PARAM]},
 )
 @extend_schema(tags=["instructors"])
-class PayRatePolicyViewSet(InputMixin, PlatformViewSet):
+class PayRatePolicyViewSet(PlatformViewSet):
     """How an instructor is paid: hourly, per class or per attendee."""
 
     queryset = PayRatePolicy.objects.all()
