@@ -154,7 +154,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api.negotiation.JSONOnlyNegotiation",
     "DEFAULT_PAGINATION_CLASS": "apps.api.pagination.PagePagination",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["apps.api.filtersets.PlatformFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "apps.api.schema.PlatformAutoSchema",
     "EXCEPTION_HANDLER": "apps.api.exceptions.exception_handler",
     "UNAUTHENTICATED_USER": None,

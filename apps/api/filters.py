@@ -24,7 +24,10 @@ def in_range(value: dt.datetime) -> bool:
 
 
 def parse_bool(params, name):
-    raw = params.get(name)
+    return bool_value(name, params.get(name))
+
+
+def bool_value(name, raw):
     if raw in (None, ""):
         return None
     if raw in ("true", "false"):
@@ -33,7 +36,10 @@ def parse_bool(params, name):
 
 
 def parse_int(params, name):
-    raw = params.get(name)
+    return int_value(name, params.get(name))
+
+
+def int_value(name, raw):
     if raw in (None, ""):
         return None
     try:
@@ -47,7 +53,10 @@ def parse_int(params, name):
 
 def parse_enum_list(params, name, allowed) -> list[str] | None:
     """`status=confirmed,pending` as a list, each value checked against `allowed`."""
-    raw = params.get(name)
+    return enum_list_value(name, params.get(name), allowed)
+
+
+def enum_list_value(name, raw, allowed) -> list[str] | None:
     if raw in (None, ""):
         return None
     values = [v.strip() for v in raw.split(",") if v.strip()]
@@ -137,8 +146,9 @@ def apply_club_clock_window(queryset, params, default_tz: str, field: str, club_
     return queryset.filter(condition)
 
 
-def apply_ordering(queryset, params, allowed: dict[str, str], default: str):
-    """`ordering=field,-other`: API field names mapped to model fields via `allowed`; ties broken by id."""
+def apply_ordering(queryset, params, allowed: dict, default: str):
+    """`ordering=field,-other`: API field names mapped to model fields (or expressions) via `allowed`; ties broken
+    by id."""
     raw = params.get("ordering") or default
     order_by = []
     for part in (p.strip() for p in raw.split(",") if p.strip()):
@@ -146,7 +156,13 @@ def apply_ordering(queryset, params, allowed: dict[str, str], default: str):
         name = part.lstrip("-")
         if name not in allowed:
             raise ValidationFailed({"ordering": [f"Unknown ordering field `{name}`. Allowed: {', '.join(allowed)}."]})
-        order_by.append(("-" if descending else "") + allowed[name])
-    if not any(o.lstrip("-") == "id" for o in order_by):
-        order_by.append("-id" if order_by and order_by[0].startswith("-") else "id")
+        target = allowed[name]
+        if isinstance(target, str):
+            order_by.append(("-" if descending else "") + target)
+        else:
+            order_by.append(target.desc() if descending else target.asc())
+    if not any(isinstance(o, str) and o.lstrip("-") == "id" for o in order_by):
+        first = order_by[0] if order_by else None
+        descending_first = (isinstance(first, str) and first.startswith("-")) or getattr(first, "descending", False)
+        order_by.append("-id" if descending_first else "id")
     return queryset.order_by(*order_by)

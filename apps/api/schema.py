@@ -1,5 +1,7 @@
 """drf-spectacular extensions: every operation states its scope, rate bucket, security and error responses."""
 
+import inspect
+
 from django.conf import settings
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -111,6 +113,26 @@ class PlatformAutoSchema(AutoSchema):
                 parameter["schema"] = {"type": "integer"}
         return parameters
 
+    def get_description(self):
+        """The action's docstring, else the view's own: never a docstring the view inherits from the shared bases
+        in `apps.api` (they describe the plumbing, not the operation)."""
+        view_class = self.view.__class__
+        action = getattr(view_class, getattr(self.view, "action", None) or self.method.lower(), None)
+        if action is not None and not getattr(action, "__module__", "").startswith("apps.api."):
+            doc = inspect.getdoc(action)
+            if doc:
+                return doc
+        own_doc = view_class.__dict__.get("__doc__")
+        return inspect.cleandoc(own_doc) if own_doc else ""
+
+    def get_override_parameters(self):
+        """A list's window and ordering parameters come from its FilterSet, like its filters."""
+        parameters = list(super().get_override_parameters())
+        filterset = getattr(self.view, "filterset_class", None)
+        if filterset is not None and hasattr(filterset, "extra_parameters") and self._is_list_view():
+            parameters += filterset.extra_parameters()
+        return parameters
+
     def get_summary(self):
         return super().get_summary() or SUMMARIES.get(self.get_operation_id())
 
@@ -169,11 +191,12 @@ class PlatformAutoSchema(AutoSchema):
 
 
 SAME_AS_WRITE = object()
+STANDARD_ACTIONS = ("list", "retrieve", "create", "partial_update")
 
 
 def crud_schema_view(
     tool_prefix,
-    schema,
+    schema=None,
     *,
     write=None,
     update=SAME_AS_WRITE,
@@ -184,26 +207,37 @@ def crud_schema_view(
     **overrides,
 ):
     """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create` (when `write` is given),
-    `_update` (request `update`, the `write` serializer unless told; None leaves it out). `parameters`, `summaries`
-    and `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
+    `_update` (request `update`, the `write` serializer unless told; None leaves it out), for the actions the
+    viewset has. Bodies are the viewset's `resource` unless `schema` is given. `parameters`, `summaries` and
+    `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
     update = write if update is SAME_AS_WRITE else update
-    standard = {
-        "list": {"operation_id": f"{tool_prefix}_list", "responses": schema(many=True)},
-        "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": schema},
-    }
-    if write is not None:
-        standard["create"] = {"operation_id": f"{tool_prefix}_create", "request": write, "responses": {201: schema}}
-    if update is not None:
-        standard["partial_update"] = {"operation_id": f"{tool_prefix}_update", "request": update, "responses": schema}
-    for action, arguments in standard.items():
-        for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
-            if per_action and action in per_action:
-                arguments[name] = per_action[action]
-        if tags is not None:
-            arguments["tags"] = tags
-    return extend_schema_view(
-        **{action: extend_schema(**arguments) for action, arguments in standard.items()}, **overrides
-    )
+
+    def decorate(viewset):
+        body = schema if schema is not None else viewset.resource.serializer
+        standard = {
+            "list": {"operation_id": f"{tool_prefix}_list", "responses": body(many=True)},
+            "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": body},
+        }
+        if write is not None:
+            standard["create"] = {"operation_id": f"{tool_prefix}_create", "request": write, "responses": {201: body}}
+        if update is not None:
+            standard["partial_update"] = {
+                "operation_id": f"{tool_prefix}_update",
+                "request": update,
+                "responses": body,
+            }
+        standard = {action: arguments for action, arguments in standard.items() if hasattr(viewset, action)}
+        for action, arguments in standard.items():
+            for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
+                if per_action and action in per_action:
+                    arguments[name] = per_action[action]
+            if tags is not None:
+                arguments["tags"] = tags
+        return extend_schema_view(
+            **{action: extend_schema(**arguments) for action, arguments in standard.items()}, **overrides
+        )(viewset)
+
+    return decorate
 
 
 def only_public_paths(endpoints, **kwargs):

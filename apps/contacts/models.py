@@ -67,4 +67,9 @@ class Contact(models.Model):
 
     @property
     def name(self) -> str:
-        return " ".join(p for p in (self.first_name, self.last_name) if p)
+        return display_name(self.first_name, self.last_name)
+
+
+def display_name(first_name: str | None, last_name: str | None) -> str:
+    """A contact's name as every body shows it: first and last name joined ("" when both are empty)."""
+    return " ".join(part for part in (first_name, last_name) if part)

@@ -7,12 +7,13 @@ contact who teaches, nothing more.
 from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue
+from apps.api.resources import PresentContext
 from apps.contacts import services as contact_services
 from apps.contacts.models import Contact
 from apps.domain_events.services import emit
 
 from .models import Instructor, InstructorType, PayRatePolicy
-from .presenters import PUBLIC_INSTRUCTOR_PREFETCH, present_instructor
+from .resources import INSTRUCTOR
 
 DAYS_OF_WEEK = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
 
@@ -31,10 +32,14 @@ def normalize_availability(slots: list[dict]) -> list[dict]:
     return sorted(cleaned, key=lambda s: (DAYS_OF_WEEK.index(s["dayOfWeek"]), s["startTime"], s["endTime"]))
 
 
+def present_instructor(instructor: Instructor) -> dict:
+    """The stored instructor's body (as the instructors endpoints return it)."""
+    return INSTRUCTOR.get(Instructor.objects.all(), instructor.pk, PresentContext(organization=None))
+
+
 def _instructor_event_data(instructor_id):
     def build():
-        fresh = Instructor.objects.select_related(*PUBLIC_INSTRUCTOR_PREFETCH).get(pk=instructor_id)
-        return present_instructor(fresh)
+        return INSTRUCTOR.get(Instructor.objects.all(), instructor_id, PresentContext(organization=None))
 
     return build
 

@@ -1,0 +1,207 @@
+"""Resources: one declaration per response shape.
+
+A `Resource` says, in one place, everything a body of that shape needs:
+
+- `shape`: a `TypedDict` naming every key of the body and its type. The OpenAPI component is generated from it
+  (`shape_serializer`), so the document cannot drift from what `present` returns (`tests/api/test_resources.py`
+  checks every presented body against its shape, and the conformance test validates real responses);
+- `model`, `columns` and `annotate()`: the `.values()` row a body is built from (related columns joined, counts
+  and id lists as SQL subqueries), read on the fast cursor (`apps.api.fastread`);
+- `load(rows, ctx)`: page-wide loads of related rows, a constant number of queries for any page size;
+- `present(row, ctx)`: the body of one row, plain dict building (no queries).
+
+`PlatformViewSet` serves list and retrieve from it; services and other resources call `fetch`/`get_many` to
+present rows they wrote. A resource is declared once per shape and kept as a module-level instance.
+
+Type mapping (`shape_serializer`): `int`, `str`, `float`, `bool`, `datetime`, `date`, `dict` (free-form object),
+`list[X]`, `X | None` (nullable), `Literal[...]` or a `Choices` class (enum), a nested `TypedDict` (its own
+component, named after the class), `NotRequired[X]` (key only present sometimes) and
+`Annotated[X, Describe("...")]` / `Annotated[X, FieldOptions(...)]` for a description or other field options.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from django.db.models import Choices, Model, QuerySet
+from django.utils import timezone
+from rest_framework import serializers
+
+from .exceptions import NotFound
+from .fastread import ValuesPage, fetch_values
+
+
+@dataclass
+class PresentContext:
+    """What presenting needs from the request, built once per request (`PlatformViewSet.present_context`)."""
+
+    organization: Any
+    locale: str | None = None
+    scopes: frozenset = frozenset()
+    now: dt.datetime = field(default_factory=timezone.now)
+    memo: dict = field(default_factory=dict)
+
+    @property
+    def default_language(self) -> str:
+        return self.organization.default_language
+
+    def once(self, key, build):
+        """`build()` computed once per request for `key` (prices, time zones, translated names)."""
+        try:
+            return self.memo[key]
+        except KeyError:
+            value = self.memo[key] = build()
+            return value
+
+    @classmethod
+    def for_request(cls, request) -> PresentContext:
+        credential = getattr(request, "auth", None)
+        return cls(
+            organization=request.organization,
+            locale=(request.query_params.get("locale") or "").strip() or None,
+            scopes=getattr(credential, "scopes", frozenset()) or frozenset(),
+        )
+
+
+class Resource:
+    """One response shape. Subclasses declare `shape`, `model`, `columns`; override `annotate`, `load`, `present`."""
+
+    shape: ClassVar[type]
+    model: ClassVar[type[Model]]
+    columns: ClassVar[tuple[str, ...]] = ()
+
+    def annotate(self, queryset: QuerySet) -> QuerySet:
+        """Annotations the columns name (counts, id lists): SQL subqueries, never per-row queries."""
+        return queryset
+
+    def values(self, queryset: QuerySet) -> QuerySet:
+        return self.annotate(queryset).values(*self.columns)
+
+    def load(self, rows: list[dict], ctx: PresentContext) -> None:
+        """Load what the page's rows refer to (a constant number of queries) into `ctx.memo`."""
+
+    def present(self, row: dict, ctx: PresentContext) -> dict:
+        raise NotImplementedError
+
+    # -- derived: every caller presents through these --------------------------------------------------------
+
+    def page_source(self, queryset: QuerySet) -> ValuesPage:
+        """A page source for `PagePagination`: a cheap count, and only the page's rows fetched."""
+        return ValuesPage(queryset, self.values)
+
+    def present_rows(self, rows, ctx: PresentContext) -> list[dict]:
+        rows = list(rows)
+        self.load(rows, ctx)
+        present = self.present
+        return [present(row, ctx) for row in rows]
+
+    def fetch(self, queryset: QuerySet, ctx: PresentContext) -> list[dict]:
+        """Bodies of every row of `queryset`, in its order."""
+        return self.present_rows(fetch_values(self.values(queryset)), ctx)
+
+    def get_many(self, queryset: QuerySet, ids, ctx: PresentContext) -> dict[int, dict]:
+        """Bodies by id (the same number of queries for one id or many)."""
+        bodies = self.fetch(queryset.filter(pk__in=list(ids)).order_by(), ctx)
+        return {body["id"]: body for body in bodies}
+
+    def get(self, queryset: QuerySet, pk, ctx: PresentContext) -> dict:
+        """The body of row `pk` of `queryset` (404 when the queryset does not hold it)."""
+        bodies = self.fetch(queryset.filter(pk=pk).order_by(), ctx)
+        if not bodies:
+            raise NotFound()
+        return bodies[0]
+
+    @property
+    def serializer(self) -> type[serializers.Serializer]:
+        """The OpenAPI description of `shape` (drf-spectacular names the component after the shape)."""
+        return shape_serializer(self.shape)
+
+
+# -- shapes as OpenAPI components -------------------------------------------------------------------------------
+
+
+class FieldOptions(dict):
+    """`Annotated[...]` metadata: options of the documenting field (`help_text`, `max_value`, ...)."""
+
+    def __init__(self, **options):
+        super().__init__(options)
+
+
+def Describe(text: str) -> FieldOptions:  # noqa: N802 - reads as an annotation
+    return FieldOptions(help_text=text)
+
+
+_SCALARS = {
+    bool: serializers.BooleanField,
+    int: serializers.IntegerField,
+    float: serializers.FloatField,
+    str: serializers.CharField,
+    dt.datetime: serializers.DateTimeField,
+    dt.date: serializers.DateField,
+    dt.time: serializers.TimeField,
+}
+
+_SERIALIZERS: dict[type, type[serializers.Serializer]] = {}
+
+
+def is_shape(hint) -> bool:
+    return isinstance(hint, type) and typing.is_typeddict(hint)
+
+
+def shape_serializer(shape: type) -> type[serializers.Serializer]:
+    """A (documentation) serializer class for a `TypedDict`, built once; its name is the component name."""
+    try:
+        return _SERIALIZERS[shape]
+    except KeyError:
+        pass
+    hints = typing.get_type_hints(shape, include_extras=True)
+    required = shape.__required_keys__
+    fields = {name: _field(hint, required=name in required) for name, hint in hints.items()}
+    meta = type("Meta", (), {"ref_name": shape.__name__})
+    serializer = type(
+        f"{shape.__name__}Shape",
+        (serializers.Serializer,),
+        {**fields, "Meta": meta, "__doc__": shape.__doc__, "__module__": shape.__module__},
+    )
+    _SERIALIZERS[shape] = serializer
+    return serializer
+
+
+def _field(hint, **options):
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        base, *extras = typing.get_args(hint)
+        for extra in extras:
+            if isinstance(extra, FieldOptions):
+                options.update(extra)
+        return _field(base, **options)
+    if origin is typing.NotRequired:
+        return _field(typing.get_args(hint)[0], **{**options, "required": False})
+    if origin in (types.UnionType, typing.Union):
+        members = [m for m in typing.get_args(hint) if m is not type(None)]
+        if len(members) != 1:
+            raise TypeError(f"Only `X | None` unions describe a field, not {hint!r}")
+        return _field(members[0], **{**options, "allow_null": True})
+    if origin is Literal:
+        return serializers.ChoiceField(choices=list(typing.get_args(hint)), **options)
+    if isinstance(hint, type) and issubclass(hint, Choices):
+        return serializers.ChoiceField(choices=hint.choices, **options)
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        if is_shape(item):
+            return shape_serializer(item)(many=True, **options)
+        return serializers.ListField(child=_field(item), **options)
+    if hint is dict or origin is dict:
+        return serializers.DictField(**options)
+    if is_shape(hint):
+        return shape_serializer(hint)(**options)
+    if hint is typing.Any:
+        return serializers.JSONField(**options)
+    try:
+        return _SCALARS[hint](**options)
+    except KeyError:
+        raise TypeError(f"No OpenAPI mapping for {hint!r}") from None

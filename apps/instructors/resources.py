@@ -1,0 +1,170 @@
+"""Instructor shapes: the public one embedded in classes, the full one of the instructors endpoints, instructor
+types and pay-rate policies."""
+
+import datetime as dt
+from typing import Annotated, Literal, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, PresentContext, Resource
+from apps.contacts.models import display_name
+
+from . import models
+
+DayOfWeek = Literal["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+RateType = Literal[tuple(code for code, _ in models.PayRatePolicy.RATE_TYPES)]
+
+
+class InstructorTypeRef(TypedDict):
+    id: int
+    name: str
+
+
+class InstructorContact(TypedDict):
+    name: str | None
+    profileImage: str | None
+
+
+class InstructorSummary(TypedDict):
+    """An instructor as classes embed it."""
+
+    id: int
+    contactId: int
+    sports: list[str]
+    typeId: int | None
+    type: InstructorTypeRef | None
+    experience: str | None
+    hourlyRate: float | None
+    bio: Annotated[dict | None, Describe("Block-editor document.")]
+    certifications: list[str]
+    isActive: bool
+    isBookable: bool
+    contact: InstructorContact | None
+
+
+class AvailabilitySlot(TypedDict):
+    dayOfWeek: DayOfWeek
+    startTime: Annotated[str, Describe("HH:MM")]
+    endTime: Annotated[str, Describe("HH:MM")]
+    clubId: int | None
+
+
+class Instructor(InstructorSummary):
+    weeklyAvailability: list[AvailabilitySlot]
+    payRatePolicyId: int | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class InstructorType(TypedDict):
+    id: int
+    name: str
+    description: str | None
+
+
+class PayRatePolicy(TypedDict):
+    id: int
+    name: str
+    rateType: RateType
+    amount: float
+    isActive: bool
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class InstructorSummaryResource(Resource):
+    shape = InstructorSummary
+    model = models.Instructor
+    columns = (
+        "id",
+        "contact_id",
+        "sports",
+        "type_id",
+        "type__name",
+        "experience",
+        "hourly_rate",
+        "bio",
+        "certifications",
+        "is_active",
+        "is_bookable",
+        "contact__first_name",
+        "contact__last_name",
+        "contact__profile_image",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> InstructorSummary:
+        return {
+            "id": row["id"],
+            "contactId": row["contact_id"],
+            "sports": list(row["sports"] or []),
+            "typeId": row["type_id"],
+            "type": {"id": row["type_id"], "name": row["type__name"]} if row["type_id"] is not None else None,
+            "experience": row["experience"],
+            "hourlyRate": money(row["hourly_rate"]),
+            "bio": row["bio"],
+            "certifications": list(row["certifications"] or []),
+            "isActive": row["is_active"],
+            "isBookable": row["is_bookable"],
+            "contact": {
+                "name": display_name(row["contact__first_name"], row["contact__last_name"]) or None,
+                "profileImage": row["contact__profile_image"],
+            },
+        }
+
+
+class InstructorResource(InstructorSummaryResource):
+    shape = Instructor
+    columns = (
+        *InstructorSummaryResource.columns,
+        "weekly_availability",
+        "pay_rate_policy_id",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> Instructor:
+        body = super().present(row, ctx)
+        body["weeklyAvailability"] = [
+            {
+                "dayOfWeek": slot.get("dayOfWeek"),
+                "startTime": slot.get("startTime"),
+                "endTime": slot.get("endTime"),
+                "clubId": slot.get("clubId"),
+            }
+            for slot in row["weekly_availability"] or []
+        ]
+        body["payRatePolicyId"] = row["pay_rate_policy_id"]
+        body["createdAt"] = row["created_at"]
+        body["updatedAt"] = row["updated_at"]
+        return body
+
+
+class InstructorTypeResource(Resource):
+    shape = InstructorType
+    model = models.InstructorType
+    columns = ("id", "name", "description")
+
+    def present(self, row: dict, ctx: PresentContext) -> InstructorType:
+        return {"id": row["id"], "name": row["name"], "description": row["description"]}
+
+
+class PayRatePolicyResource(Resource):
+    shape = PayRatePolicy
+    model = models.PayRatePolicy
+    columns = ("id", "name", "rate_type", "amount", "is_active", "created_at", "updated_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> PayRatePolicy:
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "rateType": row["rate_type"],
+            "amount": money(row["amount"]),
+            "isActive": row["is_active"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+INSTRUCTOR_SUMMARY = InstructorSummaryResource()
+INSTRUCTOR = InstructorResource()
+INSTRUCTOR_TYPE = InstructorTypeResource()
+PAY_RATE_POLICY = PayRatePolicyResource()
