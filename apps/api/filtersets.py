@@ -86,9 +86,11 @@ class BooleanFilter(QueryFilter):
 class ChoiceListFilter(QueryFilter):
     """`status=a,b`: each value one of `choices` (in that order in the message), rows matching any."""
 
-    def __init__(self, field_name=None, *, choices, lookup_expr="in", **kwargs):
+    def __init__(self, field_name=None, *, choices, lookup_expr="in", help_text=None, **kwargs):
         self.allowed = tuple(choices.values if hasattr(choices, "values") else choices)
-        super().__init__(field_name, lookup_expr=lookup_expr, **kwargs)
+        if help_text is None:
+            help_text = "Comma list of " + ", ".join(f"`{value}`" for value in self.allowed) + "."
+        super().__init__(field_name, lookup_expr=lookup_expr, help_text=help_text, **kwargs)
 
     def parse(self, raw):
         return enum_list_value(self.parameter_name, raw, self.allowed)
@@ -166,6 +168,7 @@ class PlatformFilterSet(django_filters.FilterSet):
 
     date_window: DateWindow | None = None
     ordering: Ordering | None = None
+    order_by: tuple[str, ...] = ()  # the fixed order of a list without an `ordering` parameter
 
     @classmethod
     def get_filters(cls):
@@ -180,6 +183,8 @@ class PlatformFilterSet(django_filters.FilterSet):
             queryset = self.date_window.apply(queryset, self.data, self.request.organization)
         if self.ordering is not None:
             queryset = self.ordering.apply(queryset, self.data)
+        elif self.order_by:
+            queryset = queryset.order_by(*self.order_by)
         return queryset
 
     def filtered(self):

@@ -11,7 +11,7 @@ def emit_class_events(organization, type_: str, class_ids, changed_fields: dict 
     changed_fields: {class_id: [api field names]} for class.updated. The classes are presented once, in one
     batch, when the first payload is built after commit; the events are written in one bulk insert.
     """
-    from .presenters import load_classes
+    from .resources import load_classes
 
     class_ids = list(class_ids)
     if not class_ids:

@@ -246,7 +246,7 @@ def test_free_form_objects_are_open(schema):
         ("ClassType", "translations"),
         ("ProgressionTrack", "translations"),
         ("Class", "translations"),
-        ("PlatformInstructor", "bio"),
+        ("InstructorSummary", "bio"),
         ("Club", "socialProfiles"),
     ):
         prop = components[component]["properties"][field]

@@ -1,24 +1,19 @@
 """Classes: occurrences of one-off and recurring classes (`/v1/platform/classes`)."""
 
-from django.db.models import Exists, OuterRef
-from django.db.models.functions import Lower
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from apps.api.exceptions import NotFound, ValidationFailed
-from apps.api.filters import apply_club_clock_window, apply_ordering, parse_enum_list, parse_int
-from apps.api.views import PlatformViewSet
+from apps.api.exceptions import ValidationFailed
+from apps.api.views import ResourceViewSet
 
 from .. import services
+from ..filters import ClassFilterSet
 from ..models import ClassOccurrence
-from ..presenters import ClassRows, load_class, make_context, present_rows
+from ..resources import CLASS
 from .serializers import (
-    VISIBILITIES,
     CancelSerializer,
     ClassCreateDoc,
-    ClassDoc,
     ClassUpdateDoc,
     ClassUpdateSerializer,
     ClassWriteSerializer,
@@ -28,9 +23,6 @@ from .serializers import (
     require_object,
 )
 
-# Names sort case-insensitively (the database collation may be byte order).
-ORDERING = {"startTime": "start_time", "name": "name_sort", "createdAt": "created_at"}
-
 LOCALE = OpenApiParameter("locale", str, description="Language of names and descriptions (fallback: default).")
 SCOPE = OpenApiParameter(
     "scope", str, enum=["this", "all_future"], description="`this` (default) or this and every later occurrence."
@@ -39,23 +31,6 @@ CONFLICT = OpenApiResponse(
     {"$ref": "#/components/schemas/Error"},
     description="SERIES_HAS_ACTIVE_BOOKINGS, CLASS_HAS_ACTIVE_BOOKINGS or INVALID_STATE_TRANSITION",
 )
-LIST_PARAMS = [
-    OpenApiParameter("startDate", str, description="Date (club clock) or date-time; on startTime, inclusive."),
-    OpenApiParameter("endDate", str, description="Date (club clock) or date-time; on startTime, inclusive."),
-    OpenApiParameter("clubId", int),
-    OpenApiParameter("areaId", int),
-    OpenApiParameter("classTypeId", int),
-    OpenApiParameter("instructorId", int),
-    OpenApiParameter("recurrenceId", int),
-    OpenApiParameter("status", str, description="Comma list of `active`, `cancelled`."),
-    OpenApiParameter("visibility", str, description="Comma list of `Public`, `Member_only`, `Private`."),
-    OpenApiParameter("timeStatus", str, description="Comma list of `past`, `upcoming`."),
-    OpenApiParameter("q", str, description="Case-insensitive substring of the name."),
-    OpenApiParameter("ordering", str, description="`startTime` (default), `name`, `createdAt`; `-` for descending."),
-    LOCALE,
-]
-
-
 def parse_scope(params) -> str:
     scope = params.get("scope") or services.THIS
     if scope not in services.SCOPES:
@@ -65,22 +40,24 @@ def parse_scope(params) -> str:
 
 @extend_schema_view(
     list=extend_schema(
-        operation_id="classes_list", summary="List classes", parameters=LIST_PARAMS, responses=ClassDoc(many=True)
+        operation_id="classes_list", summary="List classes", parameters=[LOCALE], responses=CLASS.serializer(many=True)
     ),
-    retrieve=extend_schema(operation_id="classes_get", summary="Get a class", parameters=[LOCALE], responses=ClassDoc),
+    retrieve=extend_schema(
+        operation_id="classes_get", summary="Get a class", parameters=[LOCALE], responses=CLASS.serializer
+    ),
     create=extend_schema(
         operation_id="classes_create",
         summary="Create a class or a recurring series",
         request=ClassCreateDoc,
         parameters=[LOCALE],
-        responses={201: ClassDoc},
+        responses={201: CLASS.serializer},
     ),
     partial_update=extend_schema(
         operation_id="classes_update",
         summary="Update a class (this or all future occurrences), or move where its series ends",
         request=ClassUpdateDoc,
         parameters=[SCOPE, LOCALE],
-        responses={200: ClassDoc, 409: CONFLICT},
+        responses={200: CLASS.serializer, 409: CONFLICT},
     ),
     destroy=extend_schema(
         operation_id="classes_delete",
@@ -93,14 +70,15 @@ def parse_scope(params) -> str:
         summary="Cancel a class (this or all future occurrences); bookings are kept",
         request=CancelSerializer,
         parameters=[SCOPE, LOCALE],
-        responses={200: ClassDoc, 409: CONFLICT},
+        responses={200: CLASS.serializer, 409: CONFLICT},
     ),
 )
-class ClassViewSet(PlatformViewSet):
-    """Class occurrences. Reads are presented from one annotated queryset; writes go through `services`."""
+class ClassViewSet(ResourceViewSet):
+    """Class occurrences: one-off classes and the occurrences of recurring series."""
 
     queryset = ClassOccurrence.objects.all()
-    filter_backends = []
+    resource = CLASS
+    filterset_class = ClassFilterSet
     required_scopes = {
         "list": "classes:read",
         "retrieve": "classes:read",
@@ -110,64 +88,11 @@ class ClassViewSet(PlatformViewSet):
         "cancel": "classes:write",
     }
 
-    def base_queryset(self):
-        return ClassOccurrence.objects.all()
-
-    def _locale(self):
-        return self.request.query_params.get("locale") or None
-
     def _present(self, pk, extra=None) -> dict:
-        body = load_class(self.organization, pk, self._locale())
+        body = self.present(pk)
         if extra:
             body.update(extra)
         return body
-
-    def list(self, request):
-        params = request.query_params
-        organization = self.organization
-        queryset = self.get_queryset()
-        club_id = parse_int(params, "clubId")
-        if club_id is not None:
-            queryset = queryset.filter(club_id=club_id)
-        for name, field in (
-            ("areaId", "area_id"),
-            ("classTypeId", "class_type_id"),
-            ("recurrenceId", "series_id"),
-        ):
-            value = parse_int(params, name)
-            if value is not None:
-                queryset = queryset.filter(**{field: value})
-        instructor_id = parse_int(params, "instructorId")
-        statuses = parse_enum_list(params, "status", ("active", "cancelled"))
-        if statuses:
-            queryset = queryset.filter(status__in=statuses)
-        visibilities = parse_enum_list(params, "visibility", VISIBILITIES)
-        if visibilities:
-            queryset = queryset.filter(visibility__in=visibilities)
-        time_statuses = parse_enum_list(params, "timeStatus", ("past", "upcoming"))
-        if time_statuses and len(set(time_statuses)) == 1:
-            now = timezone.now()
-            lookup = "end_time__lt" if time_statuses[0] == "past" else "end_time__gte"
-            queryset = queryset.filter(**{lookup: now})
-        q = (params.get("q") or "").strip()
-        if q:
-            queryset = queryset.filter(name__icontains=q)
-        if instructor_id is not None:
-            through = ClassOccurrence.instructors.through.objects
-            queryset = queryset.filter(
-                Exists(through.filter(classoccurrence_id=OuterRef("pk"), instructor_id=instructor_id))
-            )
-        queryset = apply_club_clock_window(queryset, params, organization.timezone, "start_time")
-        queryset = apply_ordering(queryset.annotate(name_sort=Lower("name")), params, ORDERING, "startTime")
-        page = self.paginate_queryset(ClassRows(queryset))
-        return self.get_paginated_response(present_rows(page, make_context(organization, self._locale())))
-
-    def retrieve(self, request, pk=None):
-        rows = ClassRows(self.get_queryset().filter(pk=pk)).all()
-        rows = present_rows(rows, make_context(self.organization, self._locale()))
-        if not rows:
-            raise NotFound()
-        return Response(rows[0])
 
     def create(self, request):
         body = require_object(request.data)
