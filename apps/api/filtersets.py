@@ -86,14 +86,17 @@ class BooleanFilter(QueryFilter):
 class ChoiceListFilter(QueryFilter):
     """`status=a,b`: each value one of `choices` (in that order in the message), rows matching any."""
 
-    def __init__(self, field_name=None, *, choices, lookup_expr="in", help_text=None, **kwargs):
+    def __init__(self, field_name=None, *, choices, lookup_expr="in", help_text=None, default=None, **kwargs):
         self.allowed = tuple(choices.values if hasattr(choices, "values") else choices)
+        self.default = list(default) if default else None
         if help_text is None:
             help_text = "Comma list of " + ", ".join(f"`{value}`" for value in self.allowed) + "."
+            if default:
+                help_text = help_text[:-1] + "; default " + ", ".join(f"`{value}`" for value in default) + "."
         super().__init__(field_name, lookup_expr=lookup_expr, help_text=help_text, **kwargs)
 
     def parse(self, raw):
-        return enum_list_value(self.parameter_name, raw, self.allowed)
+        return enum_list_value(self.parameter_name, raw, self.allowed) or self.default
 
 
 class SearchFilter(QueryFilter):
@@ -111,6 +114,13 @@ class SearchFilter(QueryFilter):
         for name in self.search_fields:
             condition |= Q(**{f"{name}__icontains": value})
         return qs.filter(condition)
+
+
+class TextFilter(QueryFilter):
+    """A string compared by `lookup_expr` (surrounding blanks ignored; blank is no filter)."""
+
+    def parse(self, raw):
+        return (raw or "").strip() or None
 
 
 class ContainsFilter(QueryFilter):

@@ -135,7 +135,10 @@ def Describe(text: str) -> FieldOptions:  # noqa: N802 - reads as an annotation
     return FieldOptions(help_text=text)
 
 
+Email = typing.NewType("Email", str)  # a string documented with `format: email`
+
 _SCALARS = {
+    Email: serializers.EmailField,
     bool: serializers.BooleanField,
     int: serializers.IntegerField,
     float: serializers.FloatField,

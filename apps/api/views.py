@@ -205,6 +205,12 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
             return self.resource.serializer
         return super().get_serializer_class()
 
+    def filter_queryset(self, queryset):
+        """The FilterSet declares a list's query parameters: items (`get_object`, writes) are never filtered."""
+        if getattr(self, "action", None) != "list":
+            return queryset
+        return super().filter_queryset(queryset)
+
     def present_context(self) -> PresentContext:
         return PresentContext.for_request(self.request)
 

@@ -10,7 +10,7 @@ from apps.api.exceptions import DuplicateValue, InvalidStateTransition
 from apps.domain_events.services import emit
 
 from .models import Contact
-from .presenters import contact_row, present_contact
+from .resources import present_contact
 
 # Model field -> API field, for `changedFields`.
 API_FIELDS = {
@@ -32,7 +32,7 @@ API_FIELDS = {
 
 def _event_data(contact_id):
     """The Contact as GET returns it, built after commit."""
-    return lambda: present_contact(contact_row(Contact.objects.filter(pk=contact_id)))
+    return lambda: present_contact(contact_id)
 
 
 def _lock_email(organization, email):

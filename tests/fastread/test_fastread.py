@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.api.fastread import ValuesPage, cheap_count, fetch, fetch_values, fetch_values_list
 from apps.contacts.models import Contact, PipelineStage
-from apps.contacts.presenters import contact_values
+from apps.contacts.resources import CONTACT
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def contacts(organization):
 
 
 def test_fetch_values_equals_the_orm(organization, contacts):
-    qs = contact_values(Contact.objects.filter(organization=organization).order_by("-created_at", "-id"))
+    qs = CONTACT.values(Contact.objects.filter(organization=organization).order_by("-created_at", "-id"))
     fast, orm = fetch_values(qs), list(qs)
     assert fast == orm
     for a, b in zip(fast, orm, strict=True):
@@ -76,8 +76,8 @@ def test_cheap_count_matches_django_count(organization, other_organization, cont
         area_booking(organization, contact=contacts[1])
     base = Contact.objects.filter(organization=organization)
     querysets = [
-        contact_values(base.order_by("-created_at")),
-        contact_values(base.filter(pipeline_stage__name="Lead")),
+        CONTACT.values(base.order_by("-created_at")),
+        CONTACT.values(base.filter(pipeline_stage__name="Lead")),
         base.annotate(full=Concat("first_name", Value(" "), "last_name")).filter(full__icontains="ana1 ruiz"),
         base.filter(Q(tags__contains=["vip"]) | Q(email__iexact="ana0@example.com")).values("id", "source__name"),
         base.values("id", "bookings__id"),  # a reverse join multiplies rows: it must stay
@@ -88,7 +88,7 @@ def test_cheap_count_matches_django_count(organization, other_organization, cont
 
 
 def test_count_drops_select_only_joins(organization, contacts):
-    qs = contact_values(Contact.objects.filter(organization=organization).order_by("-created_at"))
+    qs = CONTACT.values(Contact.objects.filter(organization=organization).order_by("-created_at"))
     with CaptureQueriesContext(connection) as ctx:
         assert cheap_count(qs) == 5
     assert "JOIN" not in ctx.captured_queries[0]["sql"]

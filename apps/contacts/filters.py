@@ -1,0 +1,54 @@
+"""Query parameters of the contacts lists."""
+
+from django.db.models import Q, Value
+from django.db.models.functions import Concat
+
+from apps.api.filtersets import (
+    ChoiceListFilter,
+    ContainsFilter,
+    DateWindow,
+    IntegerFilter,
+    Ordering,
+    PlatformFilterSet,
+    SearchFilter,
+    TextFilter,
+)
+
+from .models import Contact
+
+
+class ContactFilterSet(PlatformFilterSet):
+    status = ChoiceListFilter("status", choices=(Contact.ACTIVE, Contact.ARCHIVED), default=[Contact.ACTIVE])
+    q = SearchFilter("first_name", method="search", help_text="Case-insensitive search over name, e-mail and phone.")
+    email = TextFilter("email", lookup_expr="iexact", help_text="Exact e-mail (case-insensitive).")
+    pipelineStageId = IntegerFilter("pipeline_stage_id")
+    sourceId = IntegerFilter("source_id")
+    tag = ContainsFilter("tags")
+
+    date_window = DateWindow(
+        "created_at",
+        start_help="On createdAt; a bare date is a whole UTC day.",
+        end_help="On createdAt, inclusive.",
+    )
+    ordering = Ordering(
+        {"createdAt": "created_at", "lastName": "last_name", "firstName": "first_name"},
+        default="-createdAt",
+        help_text="`-createdAt` (default), `lastName`, `firstName`.",
+    )
+
+    def search(self, queryset, name, term):
+        return queryset.annotate(full_name=Concat("first_name", Value(" "), "last_name")).filter(
+            Q(full_name__icontains=term)
+            | Q(first_name__icontains=term)
+            | Q(last_name__icontains=term)
+            | Q(email__icontains=term)
+            | Q(phone__icontains=term)
+        )
+
+
+class PipelineStageFilterSet(PlatformFilterSet):
+    order_by = ("position", "id")
+
+
+class ContactSourceFilterSet(PlatformFilterSet):
+    order_by = ("-created_at", "-id")

@@ -1,0 +1,144 @@
+"""Contact, pipeline stage and contact source shapes: value rows with the stage and source names joined."""
+
+import datetime as dt
+from typing import Literal, TypedDict
+
+from apps.api.resources import Email, PresentContext, Resource
+
+from . import models
+from .models import display_name
+
+
+class PipelineStageRef(TypedDict):
+    id: int
+    name: str
+
+
+class ContactSourceRef(TypedDict):
+    id: int
+    name: str
+
+
+class Contact(TypedDict):
+    id: int
+    firstName: str
+    lastName: str | None
+    name: str
+    email: Email | None
+    phone: str | None
+    dateOfBirth: dt.date | None
+    language: str | None
+    profileImage: str | None
+    status: Literal["active", "archived"]
+    pipelineStageId: int | None
+    pipelineStage: PipelineStageRef | None
+    sourceId: int | None
+    source: ContactSourceRef | None
+    tags: list[str]
+    notes: str | None
+    marketingConsent: bool
+    customFields: dict
+    archivedAt: dt.datetime | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class ContactResource(Resource):
+    shape = Contact
+    model = models.Contact
+    columns = (
+        "id",
+        "first_name",
+        "last_name",
+        "email",
+        "phone",
+        "date_of_birth",
+        "language",
+        "profile_image",
+        "status",
+        "pipeline_stage_id",
+        "pipeline_stage__name",
+        "source_id",
+        "source__name",
+        "tags",
+        "notes",
+        "marketing_consent",
+        "custom_fields",
+        "archived_at",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> Contact:
+        stage_id, source_id = row["pipeline_stage_id"], row["source_id"]
+        return {
+            "id": row["id"],
+            "firstName": row["first_name"],
+            "lastName": row["last_name"],
+            "name": display_name(row["first_name"], row["last_name"]),
+            "email": row["email"],
+            "phone": row["phone"],
+            "dateOfBirth": row["date_of_birth"],
+            "language": row["language"],
+            "profileImage": row["profile_image"],
+            "status": row["status"],
+            "pipelineStageId": stage_id,
+            "pipelineStage": {"id": stage_id, "name": row["pipeline_stage__name"]} if stage_id is not None else None,
+            "sourceId": source_id,
+            "source": {"id": source_id, "name": row["source__name"]} if source_id is not None else None,
+            "tags": list(row["tags"] or []),
+            "notes": row["notes"],
+            "marketingConsent": row["marketing_consent"],
+            "customFields": row["custom_fields"] or {},
+            "archivedAt": row["archived_at"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class PipelineStage(TypedDict):
+    id: int
+    name: str
+    position: int
+    color: str | None
+    isDefault: bool
+
+
+class PipelineStageResource(Resource):
+    shape = PipelineStage
+    model = models.PipelineStage
+    columns = ("id", "name", "position", "color", "is_default")
+
+    def present(self, row: dict, ctx: PresentContext) -> PipelineStage:
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "position": row["position"],
+            "color": row["color"],
+            "isDefault": row["is_default"],
+        }
+
+
+class ContactSource(TypedDict):
+    id: int
+    name: str
+    isActive: bool
+
+
+class ContactSourceResource(Resource):
+    shape = ContactSource
+    model = models.ContactSource
+    columns = ("id", "name", "is_active")
+
+    def present(self, row: dict, ctx: PresentContext) -> ContactSource:
+        return {"id": row["id"], "name": row["name"], "isActive": row["is_active"]}
+
+
+CONTACT = ContactResource()
+PIPELINE_STAGE = PipelineStageResource()
+CONTACT_SOURCE = ContactSourceResource()
+
+
+def present_contact(contact_id: int) -> Contact:
+    """The stored contact's body (contacts need nothing from the request to be presented)."""
+    return CONTACT.get(models.Contact.objects.all(), contact_id, PresentContext(organization=None))
