@@ -108,9 +108,9 @@ class Resource:
         bodies = self.fetch(queryset.filter(pk__in=list(ids)).order_by(), ctx)
         return {body["id"]: body for body in bodies}
 
-    def get(self, queryset: QuerySet, pk, ctx: PresentContext) -> dict:
-        """The body of row `pk` of `queryset` (404 when the queryset does not hold it)."""
-        bodies = self.fetch(queryset.filter(pk=pk).order_by(), ctx)
+    def get(self, queryset: QuerySet, pk, ctx: PresentContext, field: str = "pk") -> dict:
+        """The body of the row of `queryset` whose `field` is `pk` (404 when the queryset does not hold it)."""
+        bodies = self.fetch(queryset.filter(**{field: pk}).order_by(), ctx)
         if not bodies:
             raise NotFound()
         return bodies[0]
@@ -199,6 +199,9 @@ def _field(hint, **options):
             return shape_serializer(item)(many=True, **options)
         return serializers.ListField(child=_field(item), **options)
     if hint is dict or origin is dict:
+        value = typing.get_args(hint)[1] if typing.get_args(hint) else typing.Any
+        if value is not typing.Any:
+            options["child"] = _field(value)
         return serializers.DictField(**options)
     if is_shape(hint):
         return shape_serializer(hint)(**options)

@@ -218,6 +218,11 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
         """The resource body of row `pk` in this viewset's (tenant-scoped) queryset; 404 when it is not there."""
         return self.resource.get(self.get_queryset(), pk, self.present_context())
 
+    def present_path_object(self) -> dict:
+        """The resource body of the row the path names (by `lookup_field`, `pk` or `slug`)."""
+        value = self.kwargs[self.lookup_url_kwarg or self.lookup_field]
+        return self.resource.get(self.get_queryset(), value, self.present_context(), field=self.lookup_field)
+
     def created(self, data, obj: Model | None = None, location: str | None = None) -> Response:
         response = Response(data, status=201)
         if location is None and obj is not None:
@@ -241,7 +246,7 @@ class RetrieveResourceMixin:
     """`GET` item: the resource body of the path's row, 404 outside the caller's organization."""
 
     def retrieve(self, request, *args, **kwargs):
-        return Response(self.present(self.kwargs[self.lookup_url_kwarg or self.lookup_field]))
+        return Response(self.present_path_object())
 
 
 class ResourceViewSet(ListResourceMixin, RetrieveResourceMixin, PlatformViewSet):

@@ -15,6 +15,7 @@ from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFa
 from apps.domain_events.services import emit
 
 from .models import Area, AreaBlock, AreaType, Club
+from .resources import present_block
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -203,12 +204,6 @@ def update_area(area: Area, changes: dict) -> Area:
 # --- Blocks --------------------------------------------------------------------------------------------------
 
 
-def _present_block(block):
-    from .presenters import present_block
-
-    return present_block(block)
-
-
 def slot_conflicts(area: Area, start: dt.datetime, end: dt.datetime) -> list[dict]:
     """Active area bookings of `area` overlapping [start, end), as `[{type: "booking", id}]`."""
     from apps.bookings.models import ACTIVE_BOOKING_STATUSES, Booking
@@ -253,7 +248,7 @@ def create_block(organization, *, area: Area, start_time: dt.datetime, end_time:
             end_time=end_time,
             reason=reason,
         )
-        emit(organization, "area_block.created", _present_block(block))
+        emit(organization, "area_block.created", present_block(block.pk))
         emit_availability_changed(area, start_time, end_time, cause="block")
     return block
 
@@ -264,7 +259,7 @@ def delete_block(block: AreaBlock) -> None:
         area = Area.objects.select_for_update().select_related("club").get(pk=block.area_id)
         if not AreaBlock.objects.filter(pk=block.pk).exists():  # a concurrent unblock got there first
             raise NotFound()
-        data = _present_block(block)
+        data = present_block(block.pk)
         block.delete()
         emit(area.organization_id, "area_block.deleted", data)
         emit_availability_changed(area, block.start_time, block.end_time, cause="block")
