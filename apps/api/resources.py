@@ -57,13 +57,18 @@ class PresentContext:
             value = self.memo[key] = build()
             return value
 
+    def allows(self, scope: str) -> bool:
+        """Whether the caller holds `scope` (contact e-mails are shown only with `contacts:read`); event payloads
+        are presented with no scopes."""
+        return scope in self.scopes
+
     @classmethod
     def for_request(cls, request) -> PresentContext:
         credential = getattr(request, "auth", None)
         return cls(
             organization=request.organization,
             locale=(request.query_params.get("locale") or "").strip() or None,
-            scopes=getattr(credential, "scopes", frozenset()) or frozenset(),
+            scopes=getattr(credential, "effective_scopes", frozenset()),
         )
 
 

@@ -21,7 +21,7 @@ from .class_services import (
 )
 from .class_services import lock_occurrence as lock_class
 from .models import Booking, CheckIn
-from .roster import checkin_event_data
+from .resources import checkin_event_data
 
 
 class AlreadyCheckedIn(Conflict):

@@ -23,7 +23,7 @@ from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
 from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
-from .roster import waitlist_event_data
+from .resources import waitlist_event_data
 
 # --- errors ------------------------------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
 from .models import ACTIVE_BOOKING_STATUSES, Booking, Player
-from .presenters import booking_context, booking_rows, present_booking
+from .resources import BOOKING, event_context
 
 CANCELLABLE_STATUSES = ("pending", "confirmed")
 CENTS = Decimal("0.01")
@@ -32,9 +32,8 @@ def booking_event_data(booking_id):
     def build():
         from apps.organizations.models import Organization
 
-        (row,) = booking_rows(Booking.objects.filter(pk=booking_id))
         organization = Organization.objects.get(bookings=booking_id)
-        return present_booking(row, booking_context(organization))
+        return BOOKING.get(Booking.objects.all(), booking_id, event_context(organization))
 
     return build
 

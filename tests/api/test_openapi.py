@@ -263,7 +263,7 @@ def test_enums_are_spelled_as_the_spec_and_named_readably(schema):
     assert components["PaymentStatusEnum"]["enum"] == ["paid", "unpaid", "no_charge"]
     assert components["VisibilityEnum"]["enum"] == ["Public", "Member_only", "Private"]
     assert components["EndsTypeEnum"]["enum"] == ["until", "after", "never"]
-    booking = components["BookingSchema"]["properties"]
+    booking = components["Booking"]["properties"]
     assert booking["status"] == {"$ref": "#/components/schemas/BookingStatusEnum"}
 
 

@@ -1,8 +1,4 @@
-"""Input validation of class seats, waitlist and check-ins, plus response shapes declared for the OpenAPI document.
-
-Responses are built by the presenters in `apps/bookings/roster.py`; the `*Response` serializers below only
-describe them.
-"""
+"""Input validation of class seats, waitlist and check-ins (responses: `apps.bookings.resources`)."""
 
 from rest_framework import serializers
 
@@ -73,65 +69,3 @@ class CheckInCreateSerializer(serializers.Serializer):
         if occurrence is not None and club is not None and occurrence.club_id != club.pk:
             raise serializers.ValidationError({"clubId": ["The class takes place at another club."]})
         return attrs
-
-
-# --- response shapes (documentation only) ------------------------------------------------------------------------
-
-
-class PaymentResponse(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["paid", "unpaid", "no_charge"])
-    amount = serializers.FloatField(allow_null=True)
-    paidAmount = serializers.FloatField(help_text="Gross collected before refunds, 0 when none.")
-    refundedAmount = serializers.FloatField(help_text="Total across refunds; kept = paid - refunded.")
-    reference = serializers.CharField(allow_null=True, help_text="The collecting partner's own payment id.")
-    fee = serializers.FloatField(allow_null=True, help_text="What the partner kept.")
-
-
-class ClassBookingResponse(serializers.Serializer):
-    bookingId = serializers.IntegerField()
-    classId = serializers.IntegerField()
-    contactId = serializers.IntegerField(allow_null=True, help_text="Null for an anonymous seat.")
-    contactName = serializers.CharField(allow_null=True)
-    bookerName = serializers.CharField(allow_null=True, help_text="Who paid, for an anonymous seat sold in an order.")
-    contactEmail = serializers.CharField(allow_null=True, help_text="Null unless the credential holds contacts:read.")
-    status = serializers.ChoiceField(choices=["confirmed", "pending", "checked_in", "cancelled"])
-    source = serializers.CharField(allow_null=True)
-    startTime = serializers.DateTimeField()
-    endTime = serializers.DateTimeField()
-    checkedIn = serializers.BooleanField()
-    checkedInAt = serializers.DateTimeField(allow_null=True)
-    membershipId = serializers.IntegerField(allow_null=True)
-    entranceMethod = serializers.ChoiceField(
-        choices=["direct_payment", "membership", "external_program"], allow_null=True
-    )
-    payment = PaymentResponse()
-    notes = serializers.CharField(allow_null=True)
-    createdAt = serializers.DateTimeField()
-
-
-class WaitlistEntryResponse(serializers.Serializer):
-    id = serializers.IntegerField()
-    classId = serializers.IntegerField()
-    contactId = serializers.IntegerField()
-    contactName = serializers.CharField(allow_null=True)
-    contactEmail = serializers.CharField(allow_null=True, help_text="Null unless the credential holds contacts:read.")
-    position = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["pending", "notified", "promoted", "removed", "expired"])
-    bookingId = serializers.IntegerField(allow_null=True)
-    notes = serializers.CharField(allow_null=True)
-    notifiedAt = serializers.DateTimeField(allow_null=True)
-    createdAt = serializers.DateTimeField()
-
-
-class CheckInResponse(serializers.Serializer):
-    id = serializers.IntegerField()
-    method = serializers.ChoiceField(choices=["booking", "membership"])
-    bookingId = serializers.IntegerField(allow_null=True)
-    membershipId = serializers.IntegerField(allow_null=True)
-    classId = serializers.IntegerField(allow_null=True)
-    clubId = serializers.IntegerField()
-    contactId = serializers.IntegerField(allow_null=True)
-    contactName = serializers.CharField(allow_null=True)
-    source = serializers.CharField()
-    checkedInAt = serializers.DateTimeField()
-    createdAt = serializers.DateTimeField()

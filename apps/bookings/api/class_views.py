@@ -2,47 +2,26 @@
 service, present."""
 
 from django.urls import path
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from apps.api.exceptions import NotFound
-from apps.api.filters import (
-    apply_club_clock_window,
-    apply_ordering,
-    parse_bool,
-    parse_enum_list,
-    parse_int,
-)
-from apps.api.views import MAX_DB_ID, PlatformViewSet
+from apps.api.views import MAX_DB_ID, ListResourceMixin, PlatformViewSet, ResourceViewSet
 from apps.classes.models import ClassOccurrence
 
 from .. import checkins as checkin_services
 from .. import class_services
+from ..filters import CheckInFilterSet, RosterFilterSet, WaitlistFilterSet
 from ..models import Booking, CheckIn, WaitlistEntry
-from ..roster import (
-    CHECKIN_COLUMNS,
-    CLASS_BOOKING_COLUMNS,
-    WAITLIST_COLUMNS,
-    first_row,
-    present_checkin,
-    present_class_booking,
-    present_waitlist_entry,
-    presenter_context,
-)
+from ..resources import CHECK_IN, CLASS_BOOKING, WAITLIST_ENTRY
 from .class_serializers import (
     CheckInCreateSerializer,
-    CheckInResponse,
     ClassBookingCreateSerializer,
-    ClassBookingResponse,
-    WaitlistEntryResponse,
     WaitlistJoinSerializer,
     WaitlistPromoteSerializer,
 )
 
-BOOKING_STATUSES = ("confirmed", "pending", "checked_in", "cancelled")
-WAITLIST_STATUSES = ("pending", "notified", "promoted", "removed", "expired")
-CHECKIN_METHODS = ("booking", "membership")
 BOOK_INTO_CLASS = "book-into-class"
 
 CONFLICT = OpenApiResponse(description="Business rule conflict (`code` names which).")
@@ -69,42 +48,31 @@ class ClassPathMixin:
         return occurrence
 
 
-class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
+class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     """The roster of a class occurrence and booking a customer into it."""
 
     queryset = Booking.objects.all()
+    resource = CLASS_BOOKING
+    filterset_class = RosterFilterSet
     required_scopes = {"list": "bookings:read", "create": "bookings:write"}
     rate_buckets = {"create": BOOK_INTO_CLASS}
 
     def base_queryset(self):
         return Booking.objects.filter(type="class")
 
+    def get_queryset(self):
+        return super().get_queryset().filter(class_occurrence=self.get_occurrence())
+
     @extend_schema(
         operation_id="class_bookings_list",
         summary="Class roster",
         description="One row per person, every status, ordered by `createdAt` then `id`. A cancelled class keeps its "
         "roster. `contactEmail` is null unless the credential also holds `contacts:read`.",
-        parameters=[
-            OpenApiParameter("status", str, description="Comma list: confirmed, pending, checked_in, cancelled."),
-            OpenApiParameter("checkedIn", bool),
-        ],
-        responses={200: ClassBookingResponse},
+        responses={200: CLASS_BOOKING.serializer},
         tags=["class bookings"],
     )
     def list(self, request, id):
-        occurrence = self.get_occurrence()
-        params = request.query_params
-        queryset = self.get_queryset().filter(class_occurrence=occurrence)
-        statuses = parse_enum_list(params, "status", BOOKING_STATUSES)
-        if statuses:
-            queryset = queryset.filter(status__in=statuses)
-        checked_in = parse_bool(params, "checkedIn")
-        if checked_in is not None:
-            queryset = queryset.filter(checked_in_at__isnull=not checked_in)
-        queryset = queryset.order_by("created_at", "id").values(*CLASS_BOOKING_COLUMNS)
-        page = self.paginate_queryset(queryset)
-        ctx = presenter_context(request)
-        return self.get_paginated_response([present_class_booking(b, ctx) for b in page])
+        return super().list(request)
 
     @extend_schema(
         operation_id="class_bookings_create",
@@ -113,7 +81,7 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
         "membership`, payment `no_charge`); otherwise `direct_payment`, payment `unpaid` (or `no_charge` when the "
         "class is free). 409: CLASS_FULL, CLASS_CANCELLED, ALREADY_BOOKED, MEMBERSHIP_NOT_VALID.",
         request=ClassBookingCreateSerializer,
-        responses={201: ClassBookingResponse, 409: CONFLICT},
+        responses={201: CLASS_BOOKING.serializer, 409: CONFLICT},
         tags=["class bookings"],
     )
     def create(self, request, id):
@@ -129,15 +97,16 @@ class ClassRosterViewSet(ClassPathMixin, PlatformViewSet):
             source="api",
             notify_customer=data["notify_customer"],
         )
-        row = first_row(Booking.objects.filter(pk=booking.pk), CLASS_BOOKING_COLUMNS)
-        body = present_class_booking(row, presenter_context(request))
+        body = CLASS_BOOKING.get(Booking.objects.all(), booking.pk, self.present_context())
         return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
 
 
-class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
+class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     """The waitlist of a class occurrence: list, join, promote, remove."""
 
     queryset = WaitlistEntry.objects.all()
+    resource = WAITLIST_ENTRY
+    filterset_class = WaitlistFilterSet
     required_scopes = {
         "list": "bookings:read",
         "create": "bookings:write",
@@ -149,6 +118,11 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
     def base_queryset(self):
         return WaitlistEntry.objects.all()
 
+    def get_queryset(self):
+        if self.action == "list":
+            return super().get_queryset().filter(class_occurrence=self.get_occurrence())
+        return super().get_queryset()
+
     def get_entry(self, occurrence) -> WaitlistEntry:
         entry = self.get_queryset().filter(class_occurrence=occurrence, pk=_path_id(self.kwargs["entryId"])).first()
         if entry is None:
@@ -159,26 +133,18 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         operation_id="class_waitlist_list",
         summary="Class waitlist",
         description="Entries ordered by `position`.",
-        parameters=[OpenApiParameter("status", str, description="Comma list: " + ", ".join(WAITLIST_STATUSES))],
-        responses={200: WaitlistEntryResponse},
+        responses={200: WAITLIST_ENTRY.serializer},
         tags=["class bookings"],
     )
     def list(self, request, id):
-        occurrence = self.get_occurrence()
-        queryset = self.get_queryset().filter(class_occurrence=occurrence)
-        statuses = parse_enum_list(request.query_params, "status", WAITLIST_STATUSES)
-        if statuses:
-            queryset = queryset.filter(status__in=statuses)
-        page = self.paginate_queryset(queryset.order_by("position", "id").values(*WAITLIST_COLUMNS))
-        ctx = presenter_context(request)
-        return self.get_paginated_response([present_waitlist_entry(e, ctx) for e in page])
+        return super().list(request)
 
     @extend_schema(
         operation_id="class_waitlist_create",
         summary="Join the class waitlist",
         description="409: WAITLIST_NOT_ALLOWED, CLASS_NOT_FULL, CLASS_CANCELLED, ALREADY_BOOKED, ALREADY_ON_WAITLIST.",
         request=WaitlistJoinSerializer,
-        responses={201: WaitlistEntryResponse, 409: CONFLICT},
+        responses={201: WAITLIST_ENTRY.serializer, 409: CONFLICT},
         tags=["class bookings"],
     )
     def create(self, request, id):
@@ -190,15 +156,14 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
             contact=validated_data["contact"],
             notes=validated_data.get("notes"),
         )
-        row = first_row(WaitlistEntry.objects.filter(pk=entry.pk), WAITLIST_COLUMNS)
-        return self.created(present_waitlist_entry(row, presenter_context(request)), entry)
+        return self.created(WAITLIST_ENTRY.get(WaitlistEntry.objects.all(), entry.pk, self.present_context()), entry)
 
     @extend_schema(
         operation_id="class_waitlist_promote",
         summary="Promote a waitlist entry into a booking",
         description="Books the entry's contact (CLASS_FULL when no spot is free) and sets the entry to `promoted`.",
         request=WaitlistPromoteSerializer,
-        responses={201: ClassBookingResponse, 409: CONFLICT},
+        responses={201: CLASS_BOOKING.serializer, 409: CONFLICT},
         tags=["class bookings"],
     )
     def promote(self, request, id, entryId):
@@ -210,8 +175,7 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         booking = class_services.promote_waitlist_entry(
             entry, membership=data.get("membership"), notes=data.get("notes"), notify_customer=data["notify_customer"]
         )
-        row = first_row(Booking.objects.filter(pk=booking.pk), CLASS_BOOKING_COLUMNS)
-        body = present_class_booking(row, presenter_context(request))
+        body = CLASS_BOOKING.get(Booking.objects.all(), booking.pk, self.present_context())
         return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
 
     @extend_schema(
@@ -227,59 +191,28 @@ class ClassWaitlistViewSet(ClassPathMixin, PlatformViewSet):
         return Response(status=204)
 
 
-class CheckInViewSet(PlatformViewSet):
+class CheckInViewSet(ResourceViewSet):
     """Check-ins: of a booking, or a walk-in on a membership. No updates, no undo (API.md §10.15)."""
 
     queryset = CheckIn.objects.all()
+    resource = CHECK_IN
+    filterset_class = CheckInFilterSet
     required_scopes = {"list": "checkins:read", "retrieve": "checkins:read", "create": "checkins:write"}
-    ordering_fields = {"checkedInAt": "checked_in_at", "createdAt": "created_at"}
-
-    def base_queryset(self):
-        return CheckIn.objects.all()
 
     @extend_schema(
         operation_id="checkins_list",
         summary="List check-ins",
         description="Default ordering `-checkedInAt`. `startDate`/`endDate` (inclusive) filter `checkedInAt`; a bare "
         "date is a whole day on the club's clock (the `clubId`/`classId` filter's club, else the organization's).",
-        parameters=[
-            OpenApiParameter("clubId", int),
-            OpenApiParameter("classId", int),
-            OpenApiParameter("bookingId", int),
-            OpenApiParameter("contactId", int),
-            OpenApiParameter("membershipId", int),
-            OpenApiParameter("method", str, description="Comma list: booking, membership."),
-            OpenApiParameter("startDate", str),
-            OpenApiParameter("endDate", str),
-            OpenApiParameter("ordering", str, description="checkedInAt, createdAt (prefix `-` for descending)."),
-        ],
-        responses={200: CheckInResponse},
+        responses={200: CHECK_IN.serializer},
         tags=["checkins"],
     )
     def list(self, request):
-        params = request.query_params
-        queryset = self.get_queryset()
-        for param, field in (
-            ("clubId", "club_id"),
-            ("classId", "class_occurrence_id"),
-            ("bookingId", "booking_id"),
-            ("contactId", "contact_id"),
-            ("membershipId", "membership_id"),
-        ):
-            value = parse_int(params, param)
-            if value is not None:
-                queryset = queryset.filter(**{field: value})
-        methods = parse_enum_list(params, "method", CHECKIN_METHODS)
-        if methods:
-            queryset = queryset.filter(method__in=methods)
-        queryset = apply_club_clock_window(queryset, params, self.organization.timezone, "checked_in_at")
-        queryset = apply_ordering(queryset, params, self.ordering_fields, "-checkedInAt")
-        page = self.paginate_queryset(queryset.values(*CHECKIN_COLUMNS))
-        return self.get_paginated_response([present_checkin(row) for row in page])
+        return super().list(request)
 
-    @extend_schema(operation_id="checkins_get", responses={200: CheckInResponse}, tags=["checkins"])
+    @extend_schema(operation_id="checkins_get", responses={200: CHECK_IN.serializer}, tags=["checkins"])
     def retrieve(self, request, pk=None):
-        return Response(present_checkin(first_row(self.get_queryset().filter(pk=pk), CHECKIN_COLUMNS)))
+        return super().retrieve(request, pk=pk)
 
     @extend_schema(
         operation_id="checkins_create",
@@ -287,7 +220,7 @@ class CheckInViewSet(PlatformViewSet):
         description="Exactly one of `bookingId` or `membershipId` (with `classId`, or `clubId` without a class). "
         "409: ALREADY_CHECKED_IN, INVALID_STATE_TRANSITION, MEMBERSHIP_NOT_VALID, CLASS_FULL.",
         request=CheckInCreateSerializer,
-        responses={201: CheckInResponse, 409: CONFLICT},
+        responses={201: CHECK_IN.serializer, 409: CONFLICT},
         tags=["checkins"],
     )
     def create(self, request):
@@ -304,7 +237,7 @@ class CheckInViewSet(PlatformViewSet):
                 club=data.get("club"),
                 checked_in_at=data.get("checked_in_at"),
             )
-        return self.created(present_checkin(first_row(CheckIn.objects.filter(pk=checkin.pk), CHECKIN_COLUMNS)), checkin)
+        return self.created(self.present(checkin.pk), checkin)
 
 
 router = SimpleRouter(trailing_slash=False)

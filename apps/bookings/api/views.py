@@ -8,77 +8,39 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from apps.api.filters import apply_club_clock_window, apply_ordering, parse_enum_list, parse_int
 from apps.api.ratelimit import BOOK_INTO_CLASS, BOOKING_WRITES
+from apps.api.resources import PresentContext
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import PlatformAPIView, PlatformViewSet
+from apps.api.views import ListResourceMixin, PlatformAPIView, PlatformViewSet, ResourceViewSet
 
 from .. import channel, services
+from ..filters import BookingFilterSet, PlayerFilterSet
 from ..models import Booking, Player
-from ..presenters import (
-    PLAYER_COLUMNS,
-    attach_players,
-    booking_context,
-    booking_rows,
-    booking_values,
-    present_booking,
-    present_player,
-)
+from ..resources import BOOKING, PLAYER
 from .serializers import (
     AreaBookingCreateSerializer,
-    BookingSchema,
     BookingUpdateSerializer,
     CancelSerializer,
     ChannelBookingCreateSerializer,
     PaymentReportSerializer,
     PlayerInputSerializer,
-    PlayerSchema,
 )
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 PLAYER_ID_PARAM = OpenApiParameter("playerId", int, OpenApiParameter.PATH)
-BOOKING_ORDERING = {"startTime": "start_time", "createdAt": "created_at"}
-BOOKING_TYPES = ["area", "class", "event"]
-BOOKING_STATUSES = ["pending", "confirmed", "checked_in", "cancelled"]
-BOOKING_FILTERS = [
-    OpenApiParameter("type", str, description="Comma list of `area`, `class`, `event`."),
-    OpenApiParameter("clubId", int),
-    OpenApiParameter("areaId", int),
-    OpenApiParameter("classId", int),
-    OpenApiParameter("eventId", int),
-    OpenApiParameter("contactId", int),
-    OpenApiParameter("status", str, description="Comma list of pending, confirmed, checked_in, cancelled."),
-    OpenApiParameter("source", str, description="Comma list (api, channel, admin, portal, ...)."),
-    OpenApiParameter("externalSource", str),
-    OpenApiParameter("externalId", str),
-    OpenApiParameter(
-        "startDate",
-        str,
-        description="On startTime, inclusive. A bare date is a whole day on the club's clock (`clubId`), "
-        "else on the organization's timezone.",
-    ),
-    OpenApiParameter("endDate", str, description="On startTime, inclusive."),
-    OpenApiParameter("ordering", str, description="`startTime` (default) or `createdAt`, `-` for descending."),
-]
-
-
 class BookingPresenterMixin:
-    def ctx(self):
-        return booking_context(self.organization, self.credential)
-
     def booking_body(self, booking_id):
-        (row,) = booking_rows(Booking.objects.filter(organization=self.organization, pk=booking_id))
-        return present_booking(row, self.ctx())
+        queryset = Booking.objects.filter(organization=self.organization)
+        return BOOKING.get(queryset, booking_id, PresentContext.for_request(self.request))
 
 
 @crud_schema_view(
     "bookings",
-    BookingSchema,
     write=AreaBookingCreateSerializer,
     update=BookingUpdateSerializer,
     tags=["bookings"],
-    parameters={"list": BOOKING_FILTERS, "retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
+    parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
     descriptions={
         "create": "Creates an area (court) booking. Errors 409 SLOT_UNAVAILABLE, PLAYER_LIMIT_REACHED.",
         "partial_update": "Area bookings: reschedule (`areaId`, `startTime`, `endTime`; 409 SLOT_UNAVAILABLE), "
@@ -90,54 +52,18 @@ class BookingPresenterMixin:
         operation_id="bookings_cancel",
         parameters=[ID_PARAM],
         request=CancelSerializer,
-        responses=BookingSchema,
+        responses=BOOKING.serializer,
         tags=["bookings"],
     ),
 )
-class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
+class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
     """Every booking of the organization: area, class and event. Creates here are area bookings."""
 
     queryset = Booking.objects.all()
-    serializer_class = AreaBookingCreateSerializer
+    resource = BOOKING
+    filterset_class = BookingFilterSet
     required_scopes = crud_scopes("bookings", write=("create", "partial_update", "cancel"))
     rate_buckets = {"create": BOOKING_WRITES, "partial_update": BOOKING_WRITES, "cancel": BOOKING_WRITES}
-
-    def base_queryset(self):
-        return Booking.objects.all()
-
-    def list(self, request):
-        params = request.query_params
-        qs = self.get_queryset()
-        types = parse_enum_list(params, "type", BOOKING_TYPES)
-        if types:
-            qs = qs.filter(type__in=types)
-        statuses = parse_enum_list(params, "status", BOOKING_STATUSES)
-        if statuses:
-            qs = qs.filter(status__in=statuses)
-        for name, field in (
-            ("clubId", "club_id"),
-            ("areaId", "area_id"),
-            ("classId", "class_occurrence_id"),
-            ("eventId", "event_id"),
-            ("contactId", "contact_id"),
-        ):
-            value = parse_int(params, name)
-            if value is not None:
-                qs = qs.filter(**{field: value})
-        if params.get("source"):
-            qs = qs.filter(source__in=[s.strip() for s in params["source"].split(",") if s.strip()])
-        if params.get("externalSource"):
-            qs = qs.filter(external_source=params["externalSource"])
-        if params.get("externalId"):
-            qs = qs.filter(external_id=params["externalId"])
-        qs = apply_club_clock_window(qs, params, self.organization.timezone, "start_time")
-        qs = apply_ordering(qs, params, BOOKING_ORDERING, "startTime")
-        page = attach_players(self.paginate_queryset(booking_values(qs)))
-        ctx = self.ctx()
-        return self.get_paginated_response([present_booking(row, ctx) for row in page])
-
-    def retrieve(self, request, pk=None):
-        return Response(self.booking_body(self.get_object().pk))
 
     def create(self, request):
         data = dict(self.validated(AreaBookingCreateSerializer))
@@ -177,13 +103,13 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
 
 @extend_schema_view(
     list=extend_schema(
-        operation_id="booking_players_list", parameters=[ID_PARAM], responses=PlayerSchema(many=True), tags=["bookings"]
+        operation_id="booking_players_list", parameters=[ID_PARAM], tags=["bookings"]
     ),
     create=extend_schema(
         operation_id="booking_players_create",
         parameters=[ID_PARAM],
         request=PlayerInputSerializer,
-        responses={201: PlayerSchema},
+        responses={201: PLAYER.serializer},
         tags=["bookings"],
     ),
     destroy=extend_schema(
@@ -193,11 +119,12 @@ class BookingViewSet(BookingPresenterMixin, PlatformViewSet):
         tags=["bookings"],
     ),
 )
-class BookingPlayerViewSet(PlatformViewSet):
+class BookingPlayerViewSet(ListResourceMixin, PlatformViewSet):
     """Participants of an area booking. The organizer (the booking's contact) cannot be removed."""
 
     queryset = Player.objects.all()
-    serializer_class = PlayerInputSerializer
+    resource = PLAYER
+    filterset_class = PlayerFilterSet
     lookup_url_kwarg = "playerId"
     required_scopes = {"list": "bookings:read", "create": "bookings:write", "destroy": "bookings:write"}
     rate_buckets = {"create": BOOKING_WRITES, "destroy": BOOKING_WRITES}
@@ -213,17 +140,11 @@ class BookingPlayerViewSet(PlatformViewSet):
     def base_queryset(self):
         return Player.objects.filter(booking=self.get_booking())
 
-    def list(self, request, id=None):
-        players = self.get_queryset().order_by("-is_organizer", "id").values(*PLAYER_COLUMNS)
-        page = self.paginate_queryset(players)
-        ctx = booking_context(self.organization, self.credential)
-        return self.get_paginated_response([present_player(p, ctx) for p in page])
-
     def create(self, request, id=None):
         booking = self.get_booking()
         validated_data = self.validated(PlayerInputSerializer)
         player = services.add_player(booking, **validated_data)
-        return self.created(present_player(player, booking_context(self.organization, self.credential)), player)
+        return self.created(self.present(player.pk), player)
 
     def destroy(self, request, id=None, playerId=None):
         player = self.get_object()
@@ -255,7 +176,7 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
     @extend_schema(
         operation_id="channel_bookings_create",
         request=ChannelBookingCreateSerializer,
-        responses={201: BookingSchema},
+        responses={201: BOOKING.serializer},
         tags=["channel-bookings"],
         description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`.",
     )
@@ -270,7 +191,7 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
 class ChannelBookingDetailView(ChannelBookingMixin, PlatformAPIView):
     required_scopes = {"get": "bookings:read"}
 
-    @extend_schema(operation_id="channel_bookings_get", responses=BookingSchema, tags=["channel-bookings"])
+    @extend_schema(operation_id="channel_bookings_get", responses=BOOKING.serializer, tags=["channel-bookings"])
     def get(self, request, externalSource, externalId):
         return Response(self.booking_body(self.booking_for(externalSource, externalId).pk))
 
@@ -282,7 +203,7 @@ class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
     @extend_schema(
         operation_id="channel_bookings_cancel",
         request=CancelSerializer,
-        responses=BookingSchema,
+        responses=BOOKING.serializer,
         tags=["channel-bookings"],
     )
     def post(self, request, externalSource, externalId):
@@ -306,7 +227,7 @@ class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
     @extend_schema(
         operation_id="channel_bookings_payment",
         request=PaymentReportSerializer,
-        responses=BookingSchema,
+        responses=BOOKING.serializer,
         tags=["channel-bookings"],
         description="Payment report with absolute totals; safe to retry.",
     )

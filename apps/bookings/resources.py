@@ -1,0 +1,402 @@
+"""Booking, player, class booking (roster row), waitlist entry and check-in shapes.
+
+Value rows with the area and contact columns joined; a booking page loads its area bookings' players in one more
+query. Embedded contact e-mails are null unless the caller holds `contacts:read` (API.md §1); event payloads are
+presented with no scopes, so they never carry one.
+"""
+
+import datetime as dt
+from collections import defaultdict
+from typing import Annotated, Literal, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, Email, PresentContext, Resource
+from apps.contacts.models import display_name
+
+from . import models
+
+BookingStatus = Literal["confirmed", "pending", "checked_in", "cancelled"]
+CONTACT_EMAIL_HELP = "Null unless the credential holds contacts:read."
+
+
+def contact_name(row) -> str | None:
+    """The joined contact's name; None when the row has no contact."""
+    if row["contact_id"] is None:
+        return None
+    return display_name(row["contact__first_name"], row["contact__last_name"])
+
+
+def contact_email(row, ctx: PresentContext) -> str | None:
+    return row["contact__email"] if row["contact_id"] and ctx.allows("contacts:read") else None
+
+
+class Payment(TypedDict):
+    status: Literal["paid", "unpaid", "no_charge"]
+    amount: float | None
+    paidAmount: Annotated[float, Describe("Gross collected before refunds, 0 when none.")]
+    refundedAmount: Annotated[float, Describe("Total across refunds; kept = paid - refunded.")]
+    reference: Annotated[str | None, Describe("The collecting partner's own payment id.")]
+    fee: Annotated[float | None, Describe("What the partner kept.")]
+
+
+PAYMENT_COLUMNS = (
+    "payment_status",
+    "payment_amount",
+    "paid_amount",
+    "refunded_amount",
+    "payment_reference",
+    "payment_fee",
+)
+
+
+def present_payment(row) -> Payment:
+    """The `payment` object of the Booking and the Class booking shapes."""
+    paid, refunded = row["paid_amount"], row["refunded_amount"]
+    return {
+        "status": row["payment_status"],
+        "amount": money(row["payment_amount"]),
+        "paidAmount": money(paid) if paid is not None else 0.0,
+        "refundedAmount": money(refunded) if refunded is not None else 0.0,
+        "reference": row["payment_reference"],
+        "fee": money(row["payment_fee"]),
+    }
+
+
+class Player(TypedDict):
+    id: int
+    contactId: int | None
+    name: str
+    email: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP)]
+    isOrganizer: bool
+    createdAt: dt.datetime
+
+
+class PlayerResource(Resource):
+    shape = Player
+    model = models.Player
+    columns = ("id", "booking_id", "contact_id", "name", "email", "is_organizer", "created_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> Player:
+        return {
+            "id": row["id"],
+            "contactId": row["contact_id"],
+            "name": row["name"],
+            "email": row["email"] if ctx.allows("contacts:read") else None,
+            "isOrganizer": row["is_organizer"],
+            "createdAt": row["created_at"],
+        }
+
+
+PLAYER = PlayerResource()
+
+
+class BookingAreaRef(TypedDict):
+    id: int
+    name: str
+
+
+class Booking(TypedDict):
+    id: int
+    type: Literal["area", "class", "event"]
+    status: BookingStatus
+    clubId: int
+    areaId: int | None
+    area: BookingAreaRef | None
+    classId: int | None
+    eventId: int | None
+    contactId: int | None
+    contactName: str | None
+    contactEmail: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP)]
+    bookerName: str | None
+    startTime: dt.datetime
+    endTime: dt.datetime
+    durationMinutes: int
+    sport: str | None
+    players: list[Player]
+    playerCount: int
+    priceBeforeTax: float | None
+    price: Annotated[float | None, Describe("Tax-inclusive, computed.")]
+    payment: Payment
+    membershipId: int | None
+    entranceMethod: str | None
+    source: str | None
+    externalSource: str | None
+    externalId: str | None
+    checkedIn: bool
+    checkedInAt: dt.datetime | None
+    notes: str | None
+    cancelledAt: dt.datetime | None
+    cancellationReason: str | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class BookingResource(Resource):
+    shape = Booking
+    model = models.Booking
+    columns = (
+        "id",
+        "type",
+        "status",
+        "club_id",
+        "area_id",
+        "area__name",
+        "class_occurrence_id",
+        "event_id",
+        "contact_id",
+        "contact__first_name",
+        "contact__last_name",
+        "contact__email",
+        "booker_name",
+        "start_time",
+        "end_time",
+        "sport",
+        "price_before_tax",
+        *PAYMENT_COLUMNS,
+        "membership_id",
+        "entrance_method",
+        "source",
+        "external_source",
+        "external_id",
+        "checked_in_at",
+        "notes",
+        "cancelled_at",
+        "cancellation_reason",
+        "created_at",
+        "updated_at",
+    )
+
+    def load(self, rows, ctx: PresentContext) -> None:
+        """The players of the page's area bookings (organizer first, then by id), in one query."""
+        area_ids = [row["id"] for row in rows if row["type"] == "area"]
+        by_booking = defaultdict(list)
+        if area_ids:
+            players = models.Player.objects.filter(booking_id__in=area_ids)
+            for player in players.order_by("booking_id", "-is_organizer", "id").values(*PLAYER.columns):
+                by_booking[player["booking_id"]].append(PLAYER.present(player, ctx))
+        ctx.memo["booking.players"] = by_booking
+
+    def present(self, row: dict, ctx: PresentContext) -> Booking:
+        if row["type"] == "area":
+            players = ctx.memo["booking.players"].get(row["id"], [])
+            player_count = len(players)
+        else:
+            players = []
+            player_count = 1
+        area_id = row["area_id"]
+        return {
+            "id": row["id"],
+            "type": row["type"],
+            "status": row["status"],
+            "clubId": row["club_id"],
+            "areaId": area_id,
+            "area": {"id": area_id, "name": row["area__name"]} if area_id is not None else None,
+            "classId": row["class_occurrence_id"],
+            "eventId": row["event_id"],
+            "contactId": row["contact_id"],
+            "contactName": contact_name(row),
+            "contactEmail": contact_email(row, ctx),
+            "bookerName": row["booker_name"],
+            "startTime": row["start_time"],
+            "endTime": row["end_time"],
+            "durationMinutes": int((row["end_time"] - row["start_time"]).total_seconds() // 60),
+            "sport": row["sport"],
+            "players": players,
+            "playerCount": player_count,
+            "priceBeforeTax": money(row["price_before_tax"]),
+            "price": ctx.organization.tax_inclusive(row["price_before_tax"]),
+            "payment": present_payment(row),
+            "membershipId": row["membership_id"],
+            "entranceMethod": row["entrance_method"],
+            "source": row["source"],
+            "externalSource": row["external_source"],
+            "externalId": row["external_id"],
+            "checkedIn": row["checked_in_at"] is not None,
+            "checkedInAt": row["checked_in_at"],
+            "notes": row["notes"],
+            "cancelledAt": row["cancelled_at"],
+            "cancellationReason": row["cancellation_reason"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class ClassBooking(TypedDict):
+    """One roster row per person."""
+
+    bookingId: int
+    classId: int
+    contactId: Annotated[int | None, Describe("Null for an anonymous seat.")]
+    contactName: str | None
+    bookerName: Annotated[str | None, Describe("Who paid, for an anonymous seat sold in an order.")]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
+    status: BookingStatus
+    source: str | None
+    startTime: dt.datetime
+    endTime: dt.datetime
+    checkedIn: bool
+    checkedInAt: dt.datetime | None
+    membershipId: int | None
+    entranceMethod: Literal["direct_payment", "membership", "external_program"] | None
+    payment: Payment
+    notes: str | None
+    createdAt: dt.datetime
+
+
+CONTACT_COLUMNS = ("contact_id", "contact__first_name", "contact__last_name", "contact__email")
+
+
+class ClassBookingResource(Resource):
+    shape = ClassBooking
+    model = models.Booking
+    columns = (
+        "id",
+        "class_occurrence_id",
+        *CONTACT_COLUMNS,
+        "booker_name",
+        "status",
+        "source",
+        "start_time",
+        "end_time",
+        "checked_in_at",
+        "membership_id",
+        "entrance_method",
+        *PAYMENT_COLUMNS,
+        "notes",
+        "created_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> ClassBooking:
+        return {
+            "bookingId": row["id"],
+            "classId": row["class_occurrence_id"],
+            "contactId": row["contact_id"],
+            "contactName": contact_name(row),
+            "bookerName": row["booker_name"],
+            "contactEmail": contact_email(row, ctx),
+            "status": row["status"],
+            "source": row["source"],
+            "startTime": row["start_time"],
+            "endTime": row["end_time"],
+            "checkedIn": row["checked_in_at"] is not None,
+            "checkedInAt": row["checked_in_at"],
+            "membershipId": row["membership_id"],
+            "entranceMethod": row["entrance_method"],
+            "payment": present_payment(row),
+            "notes": row["notes"],
+            "createdAt": row["created_at"],
+        }
+
+
+class WaitlistEntry(TypedDict):
+    id: int
+    classId: int
+    contactId: int
+    contactName: str | None
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
+    position: int
+    status: Literal["pending", "notified", "promoted", "removed", "expired"]
+    bookingId: int | None
+    notes: str | None
+    notifiedAt: dt.datetime | None
+    createdAt: dt.datetime
+
+
+class WaitlistEntryResource(Resource):
+    shape = WaitlistEntry
+    model = models.WaitlistEntry
+    columns = (
+        "id",
+        "class_occurrence_id",
+        *CONTACT_COLUMNS,
+        "position",
+        "status",
+        "booking_id",
+        "notes",
+        "notified_at",
+        "created_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> WaitlistEntry:
+        return {
+            "id": row["id"],
+            "classId": row["class_occurrence_id"],
+            "contactId": row["contact_id"],
+            "contactName": contact_name(row),
+            "contactEmail": contact_email(row, ctx),
+            "position": row["position"],
+            "status": row["status"],
+            "bookingId": row["booking_id"],
+            "notes": row["notes"],
+            "notifiedAt": row["notified_at"],
+            "createdAt": row["created_at"],
+        }
+
+
+class CheckIn(TypedDict):
+    id: int
+    method: Literal["booking", "membership"]
+    bookingId: int | None
+    membershipId: int | None
+    classId: int | None
+    clubId: int
+    contactId: int | None
+    contactName: str | None
+    source: str
+    checkedInAt: dt.datetime
+    createdAt: dt.datetime
+
+
+class CheckInResource(Resource):
+    shape = CheckIn
+    model = models.CheckIn
+    columns = (
+        "id",
+        "method",
+        "booking_id",
+        "membership_id",
+        "class_occurrence_id",
+        "club_id",
+        "contact_id",
+        "contact__first_name",
+        "contact__last_name",
+        "source",
+        "checked_in_at",
+        "created_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> CheckIn:
+        return {
+            "id": row["id"],
+            "method": row["method"],
+            "bookingId": row["booking_id"],
+            "membershipId": row["membership_id"],
+            "classId": row["class_occurrence_id"],
+            "clubId": row["club_id"],
+            "contactId": row["contact_id"],
+            "contactName": contact_name(row),
+            "source": row["source"],
+            "checkedInAt": row["checked_in_at"],
+            "createdAt": row["created_at"],
+        }
+
+
+BOOKING = BookingResource()
+CLASS_BOOKING = ClassBookingResource()
+WAITLIST_ENTRY = WaitlistEntryResource()
+CHECK_IN = CheckInResource()
+
+
+def event_context(organization) -> PresentContext:
+    """Event payloads: presented with no scopes (no contact e-mails)."""
+    return PresentContext(organization)
+
+
+def waitlist_event_data(entry_id):
+    """The WaitlistEntry for `waitlist.*` events, built from the stored row."""
+    return lambda: WAITLIST_ENTRY.get(models.WaitlistEntry.objects.all(), entry_id, event_context(None))
+
+
+def checkin_event_data(checkin_id):
+    """The CheckIn for `checkin.created`, built from the stored row."""
+    return lambda: CHECK_IN.get(models.CheckIn.objects.all(), checkin_id, event_context(None))
