@@ -1,10 +1,12 @@
 """Input validation for the organization settings PATCH (responses are built by `presenters.py`)."""
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import StrictCharField
 
 from .. import services
+from ..resources import BOOKING_CARD_NAMES_SCHEMA
 
 
 class LanguageField(StrictCharField):
@@ -39,18 +41,6 @@ class BookingCardNamesField(serializers.DictField):
         return super().to_internal_value(data)
 
 
-class BookingCardNamesSchema(serializers.Serializer):
-    area = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
-    # `class` is a keyword: declared below through the fields dict.
-    instructor = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
-    event = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
-
-    def get_fields(self):
-        fields = super().get_fields()
-        fields["class"] = serializers.CharField(max_length=services.BOOKING_CARD_NAME_MAX)
-        return {key: fields[key] for key in services.BOOKING_CARD_KEYS}
-
-
 class OrganizationSettingsUpdateSerializer(serializers.Serializer):
     offeredLanguages = serializers.ListField(
         child=LanguageField(),
@@ -67,19 +57,9 @@ class OrganizationSettingsUpdateSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(component_name="OrganizationSettingsUpdate")
 class OrganizationSettingsPatchSchema(serializers.Serializer):
     """Documentation only: the PATCH body as the OpenAPI document shows it."""
 
     offeredLanguages = serializers.ListField(child=serializers.CharField(max_length=10), required=False)
-    bookingCardNames = BookingCardNamesSchema(required=False)
-
-
-class OrganizationSettingsSchema(serializers.Serializer):
-    """Documentation only: the OrganizationSettings response."""
-
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    defaultLanguage = serializers.CharField(read_only=True)
-    offeredLanguages = serializers.ListField(child=serializers.CharField())
-    bookingCardNames = BookingCardNamesSchema()
-    updatedAt = serializers.DateTimeField()
+    bookingCardNames = BOOKING_CARD_NAMES_SCHEMA(required=False)

@@ -1,5 +1,4 @@
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from apps.api.permissions import NO_SCOPE
@@ -7,30 +6,8 @@ from apps.api.scopes import RESOURCE_CATALOG, WILDCARD, ordered
 from apps.api.views import PlatformAPIView
 
 from .. import services
-from ..presenters import present_settings
-from .serializers import (
-    OrganizationSettingsPatchSchema,
-    OrganizationSettingsSchema,
-    OrganizationSettingsUpdateSerializer,
-)
-
-ME_SCHEMA = inline_serializer(
-    "Me",
-    {
-        "organization": inline_serializer(
-            "MeOrganization", {"id": serializers.IntegerField(), "currency": serializers.CharField()}
-        ),
-        "scopes": serializers.ListField(child=serializers.CharField()),
-        "effectiveScopes": serializers.ListField(child=serializers.CharField()),
-        "fullAccess": serializers.BooleanField(),
-        "resources": serializers.ListField(
-            child=inline_serializer(
-                "MeResource",
-                {"resource": serializers.CharField(), "actions": serializers.ListField(child=serializers.CharField())},
-            )
-        ),
-    },
-)
+from ..resources import ME_SCHEMA, SETTINGS_SCHEMA, present_settings
+from .serializers import OrganizationSettingsPatchSchema, OrganizationSettingsUpdateSerializer
 
 
 class MeView(PlatformAPIView):
@@ -62,7 +39,7 @@ class OrganizationSettingsView(PlatformAPIView):
 
     @extend_schema(
         operation_id="organization_get",
-        responses={200: OpenApiResponse(OrganizationSettingsSchema)},
+        responses={200: OpenApiResponse(SETTINGS_SCHEMA)},
         tags=["organization"],
     )
     def get(self, request):
@@ -71,7 +48,7 @@ class OrganizationSettingsView(PlatformAPIView):
     @extend_schema(
         operation_id="organization_update",
         request=OrganizationSettingsPatchSchema,
-        responses={200: OpenApiResponse(OrganizationSettingsSchema)},
+        responses={200: OpenApiResponse(SETTINGS_SCHEMA)},
         tags=["organization"],
     )
     def patch(self, request):

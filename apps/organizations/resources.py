@@ -1,0 +1,58 @@
+"""Shapes of the caller's identity (`/me`) and organization settings: single objects, presented from the model."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.resources import FieldOptions, shape_serializer
+
+from . import services
+
+CardName = Annotated[str, FieldOptions(max_length=services.BOOKING_CARD_NAME_MAX)]
+
+# `class` is a keyword, so this shape is spelled the functional way.
+BookingCardNames = TypedDict(
+    "BookingCardNames", {"area": CardName, "class": CardName, "instructor": CardName, "event": CardName}
+)
+
+
+class OrganizationSettings(TypedDict):
+    id: int
+    name: str
+    defaultLanguage: str
+    offeredLanguages: list[str]
+    bookingCardNames: BookingCardNames
+    updatedAt: dt.datetime
+
+
+def present_settings(organization) -> OrganizationSettings:
+    return {
+        "id": organization.id,
+        "name": organization.name,
+        "defaultLanguage": organization.default_language,
+        "offeredLanguages": services.offered_languages(organization),
+        "bookingCardNames": services.booking_card_names(organization),
+        "updatedAt": organization.updated_at,
+    }
+
+
+class MeOrganization(TypedDict):
+    id: int
+    currency: str
+
+
+class MeResource(TypedDict):
+    resource: str
+    actions: list[str]
+
+
+class Me(TypedDict):
+    organization: MeOrganization
+    scopes: list[str]
+    effectiveScopes: list[str]
+    fullAccess: bool
+    resources: list[MeResource]
+
+
+SETTINGS_SCHEMA = shape_serializer(OrganizationSettings)
+ME_SCHEMA = shape_serializer(Me)
+BOOKING_CARD_NAMES_SCHEMA = shape_serializer(BookingCardNames)
