@@ -63,6 +63,31 @@ def test_list_query_count_does_not_grow(case, organization, api):
     assert len(many) == len(one), [q["sql"] for q in many.captured_queries]
 
 
+def _resource_of(url):
+    view = resolve(url.split("?")[0]).func
+    return getattr(getattr(view, "cls", None), "resource", None)
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.list_rows and c.method == "GET"], ids=lambda c: c.id
+)
+def test_list_items_carry_exactly_their_declared_shape(case, organization, api):
+    """Every key a resource presents is declared in its shape (the OpenAPI component), and every required key is
+    presented: the document cannot drift from the bodies."""
+    url = case.url(organization)
+    resource = _resource_of(url)
+    if resource is None:
+        pytest.skip("computed list without a resource declaration")
+    case.list_rows(organization, 2)
+    response = api.get(url)
+    assert response.status_code == 200, response.content
+    items = response.json()["data"]
+    assert items
+    declared, required = set(resource.shape.__annotations__), set(resource.shape.__required_keys__)
+    for item in items:
+        assert required <= set(item) <= declared, (set(item) ^ declared)
+
+
 def test_every_platform_action_declares_a_scope():
     missing = [
         f"{method} {route}" for callback, method, route in platform_routes() if declared_scope(callback, method) is None
