@@ -68,9 +68,7 @@ def _resource_of(url):
     return getattr(getattr(view, "cls", None), "resource", None)
 
 
-@pytest.mark.parametrize(
-    "case", [c for c in CASES if c.list_rows and c.method == "GET"], ids=lambda c: c.id
-)
+@pytest.mark.parametrize("case", [c for c in CASES if c.list_rows and c.method == "GET"], ids=lambda c: c.id)
 def test_list_items_carry_exactly_their_declared_shape(case, organization, api):
     """Every key a resource presents is declared in its shape (the OpenAPI component), and every required key is
     presented: the document cannot drift from the bodies."""
@@ -85,7 +83,7 @@ def test_list_items_carry_exactly_their_declared_shape(case, organization, api):
     assert items
     declared, required = set(resource.shape.__annotations__), set(resource.shape.__required_keys__)
     for item in items:
-        assert required <= set(item) <= declared, (set(item) ^ declared)
+        assert required <= set(item) <= declared, set(item) ^ declared
 
 
 def test_every_platform_action_declares_a_scope():
