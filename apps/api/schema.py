@@ -12,44 +12,6 @@ from .scopes import ALL_SCOPES
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 SCOPE_ERROR_REF = {"$ref": "#/components/schemas/InsufficientScopeError"}
 
-# Summaries for operations whose view declares none (keyed by operationId, MCP tool naming of API.md §5.21).
-SUMMARIES = {
-    "me_get": "Who am I: the credential, its organization and scopes",
-    "organization_get": "Get the organization settings",
-    "organization_update": "Update the organization settings",
-    "area_types_create": "Create an area type",
-    "area_types_get": "Get an area type",
-    "area_types_update": "Update an area type",
-    "areas_create": "Create an area",
-    "areas_get": "Get an area",
-    "areas_update": "Update an area (deactivate with isActive: false)",
-    "area_blocks_get": "Get an area block",
-    "bookings_list": "List bookings (area, class and event)",
-    "bookings_create": "Create an area booking",
-    "bookings_get": "Get a booking",
-    "bookings_update": "Update or reschedule a booking",
-    "bookings_cancel": "Cancel a booking",
-    "booking_players_list": "List the players of an area booking",
-    "booking_players_create": "Add a player to an area booking",
-    "booking_players_delete": "Remove a player from an area booking",
-    "channel_bookings_create": "Create a booking from a partner channel",
-    "channel_bookings_get": "Get a booking by its external id",
-    "channel_bookings_cancel": "Cancel a booking by its external id",
-    "channel_bookings_payment": "Report the partner's payment totals for a booking",
-    "checkins_get": "Get a check-in",
-    "contacts_list": "List contacts",
-    "contacts_create": "Create a contact",
-    "contacts_get": "Get a contact",
-    "contacts_update": "Update a contact",
-    "contacts_archive": "Archive a contact (cancels active memberships and future bookings)",
-    "contacts_restore": "Restore an archived contact",
-    "pipeline_stages_list": "List pipeline stages",
-    "contact_sources_list": "List contact sources",
-}
-
-# Tags per operationId prefix, so the groups read like the resources (API.md §5 headings).
-TAGS = {"classes_": "classes", "class_bookings_": "class-bookings", "class_waitlist_": "class-bookings"}
-
 # Responses every write may give besides its own: idempotency (API.md §1.1) and media type (§1).
 WRITE_ERRORS = {
     "post": {
@@ -132,16 +94,6 @@ class PlatformAutoSchema(AutoSchema):
         if filterset is not None and hasattr(filterset, "extra_parameters") and self._is_list_view():
             parameters += filterset.extra_parameters()
         return parameters
-
-    def get_summary(self):
-        return super().get_summary() or SUMMARIES.get(self.get_operation_id())
-
-    def get_tags(self):
-        operation_id = self.get_operation_id()
-        for prefix, tag in TAGS.items():
-            if operation_id.startswith(prefix):
-                return [tag]
-        return super().get_tags()
 
     def get_operation(self, *args, **kwargs):
         operation = super().get_operation(*args, **kwargs)

@@ -210,7 +210,9 @@ class CheckInViewSet(ResourceViewSet):
     def list(self, request):
         return super().list(request)
 
-    @extend_schema(operation_id="checkins_get", responses={200: CHECK_IN.serializer}, tags=["checkins"])
+    @extend_schema(
+        operation_id="checkins_get", summary="Get a check-in", responses={200: CHECK_IN.serializer}, tags=["checkins"]
+    )
     def retrieve(self, request, pk=None):
         return super().retrieve(request, pk=pk)
 

@@ -41,6 +41,12 @@ class BookingPresenterMixin:
     update=BookingUpdateSerializer,
     tags=["bookings"],
     parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
+    summaries={
+        "list": "List bookings (area, class and event)",
+        "create": "Create an area booking",
+        "retrieve": "Get a booking",
+        "partial_update": "Update or reschedule a booking",
+    },
     descriptions={
         "create": "Creates an area (court) booking. Errors 409 SLOT_UNAVAILABLE, PLAYER_LIMIT_REACHED.",
         "partial_update": "Area bookings: reschedule (`areaId`, `startTime`, `endTime`; 409 SLOT_UNAVAILABLE), "
@@ -50,6 +56,7 @@ class BookingPresenterMixin:
     },
     cancel=extend_schema(
         operation_id="bookings_cancel",
+        summary="Cancel a booking",
         parameters=[ID_PARAM],
         request=CancelSerializer,
         responses=BOOKING.serializer,
@@ -103,10 +110,14 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
 
 @extend_schema_view(
     list=extend_schema(
-        operation_id="booking_players_list", parameters=[ID_PARAM], tags=["bookings"]
+        operation_id="booking_players_list",
+        summary="List the players of an area booking",
+        parameters=[ID_PARAM],
+        tags=["bookings"],
     ),
     create=extend_schema(
         operation_id="booking_players_create",
+        summary="Add a player to an area booking",
         parameters=[ID_PARAM],
         request=PlayerInputSerializer,
         responses={201: PLAYER.serializer},
@@ -114,6 +125,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
     ),
     destroy=extend_schema(
         operation_id="booking_players_delete",
+        summary="Remove a player from an area booking",
         parameters=[ID_PARAM, PLAYER_ID_PARAM],
         responses={204: None},
         tags=["bookings"],
@@ -175,6 +187,7 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
 
     @extend_schema(
         operation_id="channel_bookings_create",
+        summary="Create a booking from a partner channel",
         request=ChannelBookingCreateSerializer,
         responses={201: BOOKING.serializer},
         tags=["channel-bookings"],
@@ -191,7 +204,12 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
 class ChannelBookingDetailView(ChannelBookingMixin, PlatformAPIView):
     required_scopes = {"get": "bookings:read"}
 
-    @extend_schema(operation_id="channel_bookings_get", responses=BOOKING.serializer, tags=["channel-bookings"])
+    @extend_schema(
+        operation_id="channel_bookings_get",
+        summary="Get a booking by its external id",
+        responses=BOOKING.serializer,
+        tags=["channel-bookings"],
+    )
     def get(self, request, externalSource, externalId):
         return Response(self.booking_body(self.booking_for(externalSource, externalId).pk))
 
@@ -202,6 +220,7 @@ class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
 
     @extend_schema(
         operation_id="channel_bookings_cancel",
+        summary="Cancel a booking by its external id",
         request=CancelSerializer,
         responses=BOOKING.serializer,
         tags=["channel-bookings"],
@@ -226,6 +245,7 @@ class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
 
     @extend_schema(
         operation_id="channel_bookings_payment",
+        summary="Report the partner's payment totals for a booking",
         request=PaymentReportSerializer,
         responses=BOOKING.serializer,
         tags=["channel-bookings"],

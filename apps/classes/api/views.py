@@ -73,6 +73,7 @@ def parse_scope(params) -> str:
         responses={200: CLASS.serializer, 409: CONFLICT},
     ),
 )
+@extend_schema(tags=["classes"])
 class ClassViewSet(ResourceViewSet):
     """Class occurrences: one-off classes and the occurrences of recurring series."""
 

@@ -70,7 +70,12 @@ class ClubViewSet(ResourceViewSet):
     "area_types",
     write=s.AreaTypeWriteSerializer,
     tags=["areas"],
-    summaries={"list": "List area types"},
+    summaries={
+        "list": "List area types",
+        "create": "Create an area type",
+        "retrieve": "Get an area type",
+        "partial_update": "Update an area type",
+    },
 )
 class AreaTypeViewSet(ResourceViewSet):
     queryset = AreaType.objects.all()
@@ -98,7 +103,12 @@ class AreaTypeViewSet(ResourceViewSet):
     write=s.AreaCreateSerializer,
     update=s.AreaUpdateSerializer,
     tags=["areas"],
-    summaries={"list": "List areas"},
+    summaries={
+        "list": "List areas",
+        "create": "Create an area",
+        "retrieve": "Get an area",
+        "partial_update": "Update an area (deactivate with isActive: false)",
+    },
 )
 class AreaViewSet(ResourceViewSet):
     """Areas have no DELETE: deactivate with `isActive: false`."""
@@ -128,7 +138,7 @@ class AreaViewSet(ResourceViewSet):
     write=s.AreaBlockCreateSerializer,
     update=None,
     tags=["areas"],
-    summaries={"list": "List area blocks", "create": "Block an area"},
+    summaries={"list": "List area blocks", "create": "Block an area", "retrieve": "Get an area block"},
     destroy=extend_schema(operation_id="area_blocks_delete", tags=["areas"], summary="Unblock", responses={204: None}),
 )
 class AreaBlockViewSet(ResourceViewSet):

@@ -23,8 +23,15 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
     update=ContactWriteSerializer(partial=True),
     tags=["contacts"],
     parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
+    summaries={
+        "list": "List contacts",
+        "create": "Create a contact",
+        "retrieve": "Get a contact",
+        "partial_update": "Update a contact",
+    },
     archive=extend_schema(
         operation_id="contacts_archive",
+        summary="Archive a contact (cancels active memberships and future bookings)",
         parameters=[ID_PARAM],
         request=ArchiveSerializer,
         responses=CONTACT.serializer,
@@ -32,6 +39,7 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
     ),
     restore=extend_schema(
         operation_id="contacts_restore",
+        summary="Restore an archived contact",
         parameters=[ID_PARAM],
         request=None,
         responses=CONTACT.serializer,
@@ -71,7 +79,9 @@ class ContactViewSet(ResourceViewSet):
         return Response(self.present(contact.pk))
 
 
-@extend_schema_view(list=extend_schema(operation_id="pipeline_stages_list", tags=["contacts"]))
+@extend_schema_view(
+    list=extend_schema(operation_id="pipeline_stages_list", summary="List pipeline stages", tags=["contacts"])
+)
 class PipelineStageViewSet(ListResourceMixin, PlatformViewSet):
     """Sales pipeline stages, ordered by position. Read-only."""
 
@@ -81,7 +91,9 @@ class PipelineStageViewSet(ListResourceMixin, PlatformViewSet):
     required_scopes = {"list": "contacts:read"}
 
 
-@extend_schema_view(list=extend_schema(operation_id="contact_sources_list", tags=["contacts"]))
+@extend_schema_view(
+    list=extend_schema(operation_id="contact_sources_list", summary="List contact sources", tags=["contacts"])
+)
 class ContactSourceViewSet(ListResourceMixin, PlatformViewSet):
     """Where contacts come from. Read-only."""
 

@@ -15,7 +15,12 @@ class MeView(PlatformAPIView):
 
     required_scopes = {"get": NO_SCOPE}
 
-    @extend_schema(operation_id="me_get", responses={200: OpenApiResponse(ME_SCHEMA)}, tags=["identity"])
+    @extend_schema(
+        operation_id="me_get",
+        summary="Who am I: the credential, its organization and scopes",
+        responses={200: OpenApiResponse(ME_SCHEMA)},
+        tags=["identity"],
+    )
     def get(self, request):
         credential = request.auth
         organization = credential.organization
@@ -39,6 +44,7 @@ class OrganizationSettingsView(PlatformAPIView):
 
     @extend_schema(
         operation_id="organization_get",
+        summary="Get the organization settings",
         responses={200: OpenApiResponse(SETTINGS_SCHEMA)},
         tags=["organization"],
     )
@@ -47,6 +53,7 @@ class OrganizationSettingsView(PlatformAPIView):
 
     @extend_schema(
         operation_id="organization_update",
+        summary="Update the organization settings",
         request=OrganizationSettingsPatchSchema,
         responses={200: OpenApiResponse(SETTINGS_SCHEMA)},
         tags=["organization"],
