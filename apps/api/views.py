@@ -249,8 +249,38 @@ class RetrieveResourceMixin:
         return Response(self.present_path_object())
 
 
+class CreateResourceMixin:
+    """`POST` collection: the body validated by `write_serializer`, `perform_create(data)` (a service call returning
+    the new row), 201 with the resource body and `Location`."""
+
+    write_serializer = None
+
+    def perform_create(self, data: dict):
+        raise NotImplementedError
+
+    def create(self, request, *args, **kwargs):
+        obj = self.perform_create(self.validated(self.write_serializer))
+        return self.created(self.present(obj.pk), obj)
+
+
+class UpdateResourceMixin:
+    """`PATCH` item: the body validated (partially) by `update_serializer` (else `write_serializer`),
+    `perform_update(obj, data)` (a service call), 200 with the resource body."""
+
+    write_serializer = None
+    update_serializer = None
+
+    def perform_update(self, obj, data: dict) -> None:
+        raise NotImplementedError
+
+    def partial_update(self, request, *args, **kwargs):
+        obj = self.get_object()
+        self.perform_update(obj, self.validated(self.update_serializer or self.write_serializer, partial=True))
+        return Response(self.present(obj.pk))
+
+
 class ResourceViewSet(ListResourceMixin, RetrieveResourceMixin, PlatformViewSet):
-    """A resource with list and retrieve; add `create`/`partial_update`/... as service calls."""
+    """A resource with list and retrieve; `CreateResourceMixin`/`UpdateResourceMixin` add the writes."""
 
 
 @csrf_exempt

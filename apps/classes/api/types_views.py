@@ -5,7 +5,7 @@ from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import ResourceViewSet
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import type_services
 from ..filters import ClassTypeFilterSet, ProgressionTrackFilterSet
@@ -40,7 +40,7 @@ LOCALE_PARAM = OpenApiParameter(
     ),
 )
 @extend_schema(tags=["class-types"])
-class ClassTypeViewSet(ResourceViewSet):
+class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A kind of class (Yoga, Padel clinic)."""
 
     queryset = ClassType.objects.all()
@@ -49,16 +49,13 @@ class ClassTypeViewSet(ResourceViewSet):
     http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes("classes", write=("create", "partial_update", "destroy"))
 
-    def create(self, request):
-        validated_data = self.validated(ClassTypeInputSerializer)
-        class_type = type_services.create_class_type(self.organization, validated_data)
-        return self.created(self.present(class_type.pk), class_type)
+    write_serializer = ClassTypeInputSerializer
 
-    def partial_update(self, request, pk=None):
-        class_type = self.get_object()
-        validated_data = self.validated(ClassTypeInputSerializer, partial=True)
-        type_services.update_class_type(class_type, validated_data)
-        return Response(self.present(class_type.pk))
+    def perform_create(self, data):
+        return type_services.create_class_type(self.organization, data)
+
+    def perform_update(self, class_type, data):
+        type_services.update_class_type(class_type, data)
 
     def destroy(self, request, pk=None):
         type_services.delete_class_type(self.get_object())

@@ -14,7 +14,7 @@ from apps.api.pagination import page_body, parse_page_params
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import PlatformViewSet, ResourceViewSet
+from apps.api.views import CreateResourceMixin, PlatformViewSet, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..filters import AreaBlockFilterSet, AreaFilterSet, AreaTypeFilterSet, ClubFilterSet, date_window
@@ -77,22 +77,19 @@ class ClubViewSet(ResourceViewSet):
         "partial_update": "Update an area type",
     },
 )
-class AreaTypeViewSet(ResourceViewSet):
+class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     queryset = AreaType.objects.all()
     resource = AREA_TYPE
     filterset_class = AreaTypeFilterSet
     required_scopes = crud_scopes("areas")
 
-    def create(self, request):
-        validated_data = self.validated(s.AreaTypeWriteSerializer)
-        area_type = services.create_area_type(self.organization, **validated_data)
-        return self.created(self.present(area_type.pk), area_type)
+    write_serializer = s.AreaTypeWriteSerializer
 
-    def partial_update(self, request, pk=None):
-        area_type = self.get_object()
-        validated_data = self.validated(s.AreaTypeWriteSerializer, partial=True)
-        services.update_area_type(area_type, dict(validated_data))
-        return Response(self.present(area_type.pk))
+    def perform_create(self, data):
+        return services.create_area_type(self.organization, **data)
+
+    def perform_update(self, area_type, data):
+        services.update_area_type(area_type, dict(data))
 
 
 # --- Areas ---------------------------------------------------------------------------------------------------
@@ -110,7 +107,7 @@ class AreaTypeViewSet(ResourceViewSet):
         "partial_update": "Update an area (deactivate with isActive: false)",
     },
 )
-class AreaViewSet(ResourceViewSet):
+class AreaViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """Areas have no DELETE: deactivate with `isActive: false`."""
 
     queryset = Area.objects.all()
@@ -118,16 +115,15 @@ class AreaViewSet(ResourceViewSet):
     filterset_class = AreaFilterSet
     required_scopes = crud_scopes("areas")
 
-    def create(self, request):
-        data = dict(self.validated(s.AreaCreateSerializer))
-        area = services.create_area(self.organization, club=data.pop("club"), name=data.pop("name"), **data)
-        return self.created(self.present(area.pk), area)
+    write_serializer = s.AreaCreateSerializer
+    update_serializer = s.AreaUpdateSerializer
 
-    def partial_update(self, request, pk=None):
-        area = self.get_object()
-        validated_data = self.validated(s.AreaUpdateSerializer, partial=True)
-        services.update_area(area, dict(validated_data))
-        return Response(self.present(area.pk))
+    def perform_create(self, data):
+        data = dict(data)
+        return services.create_area(self.organization, club=data.pop("club"), name=data.pop("name"), **data)
+
+    def perform_update(self, area, data):
+        services.update_area(area, dict(data))
 
 
 # --- Area blocks ---------------------------------------------------------------------------------------------

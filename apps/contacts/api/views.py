@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import ListResourceMixin, PlatformViewSet, ResourceViewSet
+from apps.api.views import CreateResourceMixin, ListResourceMixin, PlatformViewSet, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..filters import ContactFilterSet, ContactSourceFilterSet, PipelineStageFilterSet
@@ -46,7 +46,7 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
         tags=["contacts"],
     ),
 )
-class ContactViewSet(ResourceViewSet):
+class ContactViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """People known to the organization. Archive/restore need `contacts:delete`; there is no hard delete."""
 
     queryset = Contact.objects.all()
@@ -54,16 +54,13 @@ class ContactViewSet(ResourceViewSet):
     filterset_class = ContactFilterSet
     required_scopes = crud_scopes("contacts", archive="contacts:delete", restore="contacts:delete")
 
-    def create(self, request):
-        validated_data = self.validated(ContactWriteSerializer)
-        contact = services.create_contact(self.organization, **validated_data)
-        return self.created(self.present(contact.pk), contact)
+    write_serializer = ContactWriteSerializer
 
-    def partial_update(self, request, pk=None):
-        contact = self.get_object()
-        validated_data = self.validated(ContactWriteSerializer, partial=True)
-        contact = services.update_contact(contact, **validated_data)
-        return Response(self.present(contact.pk))
+    def perform_create(self, data):
+        return services.create_contact(self.organization, **data)
+
+    def perform_update(self, contact, data):
+        services.update_contact(contact, **data)
 
     @action(detail=True, methods=["post"], url_path="archive")
     def archive(self, request, pk=None):

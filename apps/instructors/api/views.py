@@ -1,11 +1,10 @@
 """Instructors, instructor types and pay-rate policies. No DELETE anywhere: deactivate with `isActive: false`."""
 
 from drf_spectacular.utils import extend_schema
-from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import ResourceViewSet
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..filters import InstructorFilterSet, InstructorTypeFilterSet, PayRatePolicyFilterSet
@@ -38,7 +37,7 @@ READ_WRITE = ["get", "post", "patch", "head"]
     },
 )
 @extend_schema(tags=["instructors"])
-class InstructorViewSet(ResourceViewSet):
+class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A contact who teaches."""
 
     queryset = Instructor.objects.all()
@@ -47,16 +46,14 @@ class InstructorViewSet(ResourceViewSet):
     http_method_names = READ_WRITE
     required_scopes = crud_scopes("instructors")
 
-    def create(self, request):
-        data = self.validated(InstructorCreateSerializer)
-        instructor = services.create_instructor(self.organization, data)
-        return self.created(self.present(instructor.pk), instructor)
+    write_serializer = InstructorCreateSerializer
+    update_serializer = InstructorUpdateSerializer
 
-    def partial_update(self, request, pk=None):
-        instructor = self.get_object()
-        data = self.validated(InstructorUpdateSerializer, partial=True)
+    def perform_create(self, data):
+        return services.create_instructor(self.organization, data)
+
+    def perform_update(self, instructor, data):
         services.update_instructor(instructor, data)
-        return Response(self.present(instructor.pk))
 
 
 @crud_schema_view(
@@ -71,7 +68,7 @@ class InstructorViewSet(ResourceViewSet):
     },
 )
 @extend_schema(tags=["instructors"])
-class InstructorTypeViewSet(ResourceViewSet):
+class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A category of instructor (coach, personal trainer)."""
 
     queryset = InstructorType.objects.all()
@@ -80,17 +77,13 @@ class InstructorTypeViewSet(ResourceViewSet):
     http_method_names = READ_WRITE
     required_scopes = crud_scopes("instructors")
 
-    def create(self, request):
-        instructor_type = services.create_instructor_type(
-            self.organization, self.validated(InstructorTypeInputSerializer)
-        )
-        return self.created(self.present(instructor_type.pk), instructor_type)
+    write_serializer = InstructorTypeInputSerializer
 
-    def partial_update(self, request, pk=None):
-        instructor_type = self.get_object()
-        data = self.validated(InstructorTypeInputSerializer, partial=True)
+    def perform_create(self, data):
+        return services.create_instructor_type(self.organization, data)
+
+    def perform_update(self, instructor_type, data):
         services.update_instructor_type(instructor_type, data)
-        return Response(self.present(instructor_type.pk))
 
 
 @crud_schema_view(
@@ -105,7 +98,7 @@ class InstructorTypeViewSet(ResourceViewSet):
     },
 )
 @extend_schema(tags=["instructors"])
-class PayRatePolicyViewSet(ResourceViewSet):
+class PayRatePolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """How an instructor is paid: hourly, per class or per attendee."""
 
     queryset = PayRatePolicy.objects.all()
@@ -114,12 +107,10 @@ class PayRatePolicyViewSet(ResourceViewSet):
     http_method_names = READ_WRITE
     required_scopes = crud_scopes("instructors")
 
-    def create(self, request):
-        policy = services.create_pay_rate_policy(self.organization, self.validated(PayRatePolicyInputSerializer))
-        return self.created(self.present(policy.pk), policy)
+    write_serializer = PayRatePolicyInputSerializer
 
-    def partial_update(self, request, pk=None):
-        policy = self.get_object()
-        data = self.validated(PayRatePolicyInputSerializer, partial=True)
+    def perform_create(self, data):
+        return services.create_pay_rate_policy(self.organization, data)
+
+    def perform_update(self, policy, data):
         services.update_pay_rate_policy(policy, data)
-        return Response(self.present(policy.pk))
