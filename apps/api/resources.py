@@ -33,6 +33,7 @@ from rest_framework import serializers
 
 from .exceptions import NotFound
 from .fastread import ValuesPage, fetch_values
+from .presenters import resolve_translation
 
 
 @dataclass
@@ -48,6 +49,10 @@ class PresentContext:
     @property
     def default_language(self) -> str:
         return self.organization.default_language
+
+    def translate(self, translations: dict | None, field: str, fallback):
+        """`field` in the request's `locale`, else the organization's default language, else `fallback`."""
+        return resolve_translation(translations, self.locale, self.default_language, field, fallback)
 
     def once(self, key, build):
         """`build()` computed once per request for `key` (prices, time zones, translated names)."""

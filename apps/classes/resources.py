@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 
 from apps.api.expressions import related_ids
 from apps.api.fastread import fetch_values
-from apps.api.presenters import money, resolve_translation
+from apps.api.presenters import money
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.bookings.models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
 from apps.instructors.models import Instructor
@@ -209,8 +209,6 @@ class ClassResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> Class:
         organization = ctx.organization
-        locale = ctx.locale
-        default_language = organization.default_language
         instructors = ctx.memo["class.instructors"]
         translations = row["translations"] or None
         booked = row["booked_total"] + row["walk_in_total"]
@@ -226,9 +224,7 @@ class ClassResource(Resource):
                 ("class_type", row["class_type_id"]),
                 lambda: {
                     "id": row["class_type_id"],
-                    "name": resolve_translation(
-                        row["class_type__translations"], locale, default_language, "name", row["class_type__name"]
-                    ),
+                    "name": ctx.translate(row["class_type__translations"], "name", row["class_type__name"]),
                     "slug": row["class_type__slug"],
                     "maxPartySize": row["class_type__max_party_size"],
                 },
@@ -236,11 +232,9 @@ class ClassResource(Resource):
             max_party = row["class_type__max_party_size"] or 1
         return {
             "id": row["id"],
-            "name": resolve_translation(translations, locale, default_language, "name", row["name"]),
+            "name": ctx.translate(translations, "name", row["name"]),
             "slug": row["slug"],
-            "description": resolve_translation(
-                translations, locale, default_language, "description", row["description"]
-            ),
+            "description": ctx.translate(translations, "description", row["description"]),
             "images": list(row["images"] or []),
             "classTypeId": row["class_type_id"],
             "classType": class_type,
@@ -317,11 +311,9 @@ class ClassTypeResource(Resource):
         translations = row["translations"]
         return {
             "id": row["id"],
-            "name": resolve_translation(translations, ctx.locale, ctx.default_language, "name", row["name"]),
+            "name": ctx.translate(translations, "name", row["name"]),
             "slug": row["slug"],
-            "description": resolve_translation(
-                translations, ctx.locale, ctx.default_language, "description", row["description"]
-            ),
+            "description": ctx.translate(translations, "description", row["description"]),
             "maxPartySize": row["max_party_size"],
             "color": row["color"],
             "sport": row["sport"],
@@ -372,11 +364,9 @@ class ProgressionTrackResource(Resource):
         translations = row["translations"]
         return {
             "id": row["id"],
-            "name": resolve_translation(translations, ctx.locale, ctx.default_language, "name", row["name"]),
+            "name": ctx.translate(translations, "name", row["name"]),
             "slug": row["slug"],
-            "description": resolve_translation(
-                translations, ctx.locale, ctx.default_language, "description", row["description"]
-            ),
+            "description": ctx.translate(translations, "description", row["description"]),
             "classTypeIds": sorted(row["class_type_ids"] or []),
             "levels": ctx.memo["track.levels"][row["id"]],
             "translations": translations or {},
