@@ -1,17 +1,19 @@
 from django.contrib import admin
 
+from apps.organizations.admin_scoping import OrganizationScopedAdmin
+
 from .models import Membership, Plan, PlanCategory
 
 
 @admin.register(PlanCategory)
-class PlanCategoryAdmin(admin.ModelAdmin):
+class PlanCategoryAdmin(OrganizationScopedAdmin):
     list_display = ("name", "organization", "position", "created_at")
     list_filter = ("organization",)
     search_fields = ("name",)
 
 
 @admin.register(Plan)
-class PlanAdmin(admin.ModelAdmin):
+class PlanAdmin(OrganizationScopedAdmin):
     list_display = ("name", "organization", "price", "billing_frequency", "max_uses", "is_active", "retired_at")
     list_filter = ("organization", "billing_frequency", "is_active", "visibility")
     search_fields = ("name",)
@@ -19,7 +21,7 @@ class PlanAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(OrganizationScopedAdmin):
     list_display = ("id", "contact", "plan", "status", "uses_remaining", "start_date", "end_date", "payment_status")
     list_filter = ("organization", "status", "payment_status")
     search_fields = ("contact__first_name", "contact__last_name", "contact__email", "plan__name")

@@ -1,9 +1,11 @@
 from django.contrib import admin
 
+from apps.organizations.admin_scoping import OrganizationScopedAdmin, OrganizationScopedTabularInline
+
 from .models import Booking, CheckIn, Player, WaitlistEntry
 
 
-class PlayerInline(admin.TabularInline):
+class PlayerInline(OrganizationScopedTabularInline):
     model = Player
     extra = 0
     raw_id_fields = ("contact",)
@@ -11,7 +13,7 @@ class PlayerInline(admin.TabularInline):
 
 
 @admin.register(Booking)
-class BookingAdmin(admin.ModelAdmin):
+class BookingAdmin(OrganizationScopedAdmin):
     list_display = ("id", "type", "status", "organization", "club", "contact", "start_time", "payment_status", "source")
     list_filter = ("organization", "type", "status", "payment_status", "source")
     search_fields = ("contact__first_name", "contact__last_name", "contact__email", "booker_name", "external_id")
@@ -22,7 +24,7 @@ class BookingAdmin(admin.ModelAdmin):
 
 
 @admin.register(WaitlistEntry)
-class WaitlistEntryAdmin(admin.ModelAdmin):
+class WaitlistEntryAdmin(OrganizationScopedAdmin):
     list_display = ("id", "class_occurrence", "contact", "position", "status", "notified_at", "created_at")
     list_filter = ("organization", "status")
     search_fields = ("contact__first_name", "contact__last_name", "contact__email")
@@ -31,7 +33,7 @@ class WaitlistEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(CheckIn)
-class CheckInAdmin(admin.ModelAdmin):
+class CheckInAdmin(OrganizationScopedAdmin):
     list_display = ("id", "method", "club", "contact", "class_occurrence", "booking", "checked_in_at", "source")
     list_filter = ("organization", "method", "source")
     search_fields = ("contact__first_name", "contact__last_name", "contact__email")

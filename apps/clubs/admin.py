@@ -1,7 +1,7 @@
 """Admin for clubs (opening hours, closed dates, closing date), areas, area types, blocks and the amenity catalogue.
 
-Superusers see everything. Other staff users see and edit only the rows of organizations in which they hold a
-`StaffMembership`; the amenity catalogue is shared by every organization, so only superusers change it.
+Tenancy comes from `OrganizationScopedAdmin` (superusers see everything, other staff users only their
+organizations' rows); the amenity catalogue is shared by every organization, so only superusers change it.
 """
 
 import datetime as dt
@@ -11,7 +11,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django import forms
 from django.contrib import admin
 
-from apps.organizations.models import Organization
+from apps.organizations.admin_scoping import (
+    OrganizationScopedAdmin,
+    OrganizationScopedForm,
+    OrganizationScopedTabularInline,
+)
 
 from .models import Amenity, Area, AreaBlock, AreaType, Club, ClubReview
 from .services import WEEKDAYS
@@ -19,32 +23,7 @@ from .services import WEEKDAYS
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
 
 
-def staff_organization_ids(request) -> set[int]:
-    if not hasattr(request, "_staff_organization_ids"):
-        request._staff_organization_ids = set(request.user.staff_memberships.values_list("organization_id", flat=True))
-    return request._staff_organization_ids
-
-
-class OrganizationScopedAdmin(admin.ModelAdmin):
-    """Rows, and the choices of foreign keys, limited to the user's organizations unless superuser."""
-
-    def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return qs
-        return qs.filter(organization_id__in=staff_organization_ids(request))
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if not request.user.is_superuser:
-            ids = staff_organization_ids(request)
-            if db_field.remote_field.model is Organization:
-                kwargs["queryset"] = Organization.objects.filter(id__in=ids)
-            elif db_field.name in ("club", "area", "area_type"):
-                kwargs["queryset"] = db_field.remote_field.model.objects.filter(organization_id__in=ids)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-
-class ClubForm(forms.ModelForm):
+class ClubForm(OrganizationScopedForm):
     class Meta:
         model = Club
         fields = (
@@ -92,7 +71,7 @@ class ClubForm(forms.ModelForm):
             raise forms.ValidationError("Every closed date must be YYYY-MM-DD.")
 
 
-class AreaInline(admin.TabularInline):
+class AreaInline(OrganizationScopedTabularInline):
     model = Area
     fields = ("name", "area_type", "sports", "hourly_rate", "is_indoor", "is_active", "position")
     extra = 0
@@ -114,12 +93,6 @@ class ClubAdmin(OrganizationScopedAdmin):
         ("Media and features", {"fields": ("logo", "images", "amenities", "sports")}),
         ("Hours", {"fields": ("timezone", "opening_hours", "closed_dates", "closing_date")}),
     )
-
-    def save_formset(self, request, form, formset, change):
-        for inline_form in formset.forms:
-            if inline_form.instance and not inline_form.instance.organization_id:
-                inline_form.instance.organization_id = form.instance.organization_id
-        super().save_formset(request, form, formset, change)
 
 
 @admin.register(AreaType)
