@@ -317,13 +317,18 @@ class StaffMembershipInline(admin.TabularInline):
 
 @admin.register(Organization)
 class OrganizationAdmin(admin.ModelAdmin):
-    """Superusers create and edit organizations; settings managers see their own organizations read-only."""
+    """Superusers create, edit and delete organizations.
+
+    A settings manager sees their own organizations; with Django's `change_organization` permission as well they
+    may edit the settings, but never the plan or the status (the billing relationship), nor the staff.
+    """
 
     list_display = ["name", "slug", "plan", "status", "currency", "timezone"]
     list_filter = ["plan", "status"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["api_keys"]
+    superuser_only_fields = ["plan", "status"]
     inlines = [StaffMembershipInline]
 
     def get_queryset(self, request):
@@ -343,6 +348,20 @@ class OrganizationAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return can_manage(request, obj.pk if obj is not None else None)
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        # Django's model permission alone would let a settings manager edit every organization.
+        return can_manage(request, obj.pk if obj is not None else None) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        return readonly if request.user.is_superuser else readonly + self.superuser_only_fields
 
     @admin.display(description="API keys")
     def api_keys(self, obj):
