@@ -4,6 +4,7 @@ import secrets
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
@@ -99,6 +100,15 @@ def organizations_managed_by(user):
 
 
 TOKEN_PREFIX = "gpk"
+INACTIVE_ORGANIZATION_MESSAGE = "{name} is inactive. Reactivate the organization before creating API keys."
+
+
+def check_organization_active(organization) -> None:
+    """An inactive organization's keys would only ever answer 403, so none are minted for it."""
+    if not organization.is_active:
+        raise ValidationError(
+            INACTIVE_ORGANIZATION_MESSAGE.format(name=organization.name), code="organization_not_active"
+        )
 
 
 def hash_token(token: str) -> str:
@@ -140,6 +150,7 @@ class ApiKey(models.Model):
     @classmethod
     def issue(cls, *, organization, name, scopes, description="", expires_at=None, created_by=None):
         """Create a key and return `(key, token)`; the token exists only in this return value."""
+        check_organization_active(organization)
         prefix, token = cls.new_token()
         key = cls.objects.create(
             organization=organization,

@@ -16,7 +16,7 @@ from django.utils import timezone
 from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
 
 from .choices import Plan
-from .models import ApiKey, Organization
+from .models import ApiKey, Organization, check_organization_active
 
 PLAN_LOCKED_MESSAGE = (
     "API keys are not available on the {plan} plan. Upgrade the organization to a paid plan to create keys."
@@ -35,7 +35,8 @@ def today_for(organization) -> datetime.date:
 
 
 def check_can_issue_keys(organization) -> None:
-    """Organizations on the free plan or in trial have no API access, so they cannot get keys either."""
+    """Inactive organizations, and those on the free plan or in trial, have no API access, so they get no keys."""
+    check_organization_active(organization)
     if organization.api_locked:
         raise ValidationError(
             PLAN_LOCKED_MESSAGE.format(plan=Plan(organization.plan).label), code="plan_feature_locked"
