@@ -113,8 +113,16 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Failed admin sign-ins: past either limit within the window, that address or account is refused until it ends.
+ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS = env.int("ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS", default=10)
+ADMIN_LOGIN_MAX_FAILURES_PER_ACCOUNT = env.int("ADMIN_LOGIN_MAX_FAILURES_PER_ACCOUNT", default=5)
+ADMIN_LOGIN_FAILURE_WINDOW_SECONDS = env.int("ADMIN_LOGIN_FAILURE_WINDOW_SECONDS", default=15 * 60)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from apps.api.scopes import ACTION_LABELS, WILDCARD
 
+from .admin_login import ThrottledAdminAuthenticationForm
 from .models import TOKEN_PREFIX, ApiKey, Organization, StaffMembership, organizations_managed_by
 from .services import (
     check_can_issue_keys,
@@ -27,6 +28,8 @@ from .services import (
     revoke_api_keys,
     scope_choices_by_resource,
 )
+
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 TOKEN_TEMPLATE = "admin/organizations/apikey/token_created.html"
 SCOPE_GROUPS = scope_choices_by_resource()
