@@ -8,6 +8,9 @@ organizations' keys. Those permissions come from `StaffMembership`, not from Dja
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AdminDateWidget
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -372,3 +375,36 @@ class OrganizationAdmin(admin.ModelAdmin):
             return "—"
         url = reverse("admin:organizations_apikey_changelist") + f"?organization__id__exact={obj.pk}"
         return format_html('<a href="{}">Manage API keys</a>', url)
+
+
+class SuperuserOnlyAdminMixin:
+    """Users and groups span every organization, and `change_user` could grant superuser status: superusers only."""
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+class SuperuserOnlyUserAdmin(SuperuserOnlyAdminMixin, UserAdmin):
+    pass
+
+
+class SuperuserOnlyGroupAdmin(SuperuserOnlyAdminMixin, GroupAdmin):
+    pass
+
+
+admin.site.unregister(get_user_model())  # registered by the django.contrib.auth.admin import above
+admin.site.register(get_user_model(), SuperuserOnlyUserAdmin)
+admin.site.unregister(Group)
+admin.site.register(Group, SuperuserOnlyGroupAdmin)

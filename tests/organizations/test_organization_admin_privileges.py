@@ -65,3 +65,18 @@ def test_superuser_changes_plan_and_status(superuser_client, starter_inactive):
     assert response.status_code == 302
     starter_inactive.refresh_from_db()
     assert (starter_inactive.plan, starter_inactive.status) == ("enterprise", "active")
+
+
+def test_users_and_groups_are_superuser_only(settings_manager, superuser_client):
+    user = settings_manager.user
+    user.user_permissions.add(*Permission.objects.filter(content_type__app_label="auth"))
+    assert settings_manager.get("/admin/auth/user/").status_code == 403
+    assert settings_manager.get("/admin/auth/group/").status_code == 403
+    response = settings_manager.post(
+        f"/admin/auth/user/{user.pk}/change/",
+        {"username": user.username, "is_active": "on", "is_staff": "on", "is_superuser": "on"},
+    )
+    assert response.status_code == 403
+    user.refresh_from_db()
+    assert not user.is_superuser
+    assert superuser_client.get("/admin/auth/user/").status_code == 200
