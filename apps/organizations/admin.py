@@ -3,6 +3,7 @@
 Superusers see everything. Any other staff user sees only the organizations in which they hold
 `settings.manage.organization` (admins, and non-managers with full settings management) and only those
 organizations' keys. Those permissions come from `StaffMembership`, not from Django's model permissions.
+Users and groups are for superusers only, and the admin's sign-in form limits failed attempts (`admin_login`).
 """
 
 from django import forms
