@@ -186,8 +186,19 @@ SPECTACULAR_SETTINGS = {
     "AUTHENTICATION_WHITELIST": [],
     "PREPROCESSING_HOOKS": ["apps.api.schema.only_public_paths"],
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "apps.api.schema.add_security_schemes"],
-    "ENUM_NAME_OVERRIDES": {},
-    "DISABLE_ERRORS_AND_WARNINGS": True,
+    # Choice sets shared by several fields get one component each, named here by their values (the labels equal
+    # the values in the API serializers); without a name drf-spectacular hashes one (`Status8e8Enum`) and warns.
+    "ENUM_NAME_OVERRIDES": {
+        "BookingWriteStatusEnum": ["confirmed", "pending"],
+        "BookingStatusEnum": ["confirmed", "pending", "checked_in", "cancelled"],
+        "PaymentStatusEnum": ["paid", "unpaid", "no_charge"],
+        "EndsTypeEnum": ["until", "after", "never"],
+        "BookingTypeEnum": ["area", "class", "event"],
+        "ContactStatusEnum": ["active", "archived"],
+        "DayOfWeekEnum": ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"],
+        "CheckInMethodEnum": ["booking", "membership"],
+        "WaitlistEntryStatusEnum": ["pending", "notified", "promoted", "removed", "expired"],
+    },
     # /v1/docs serves Swagger UI's assets from the app (no CDN), so the page works on a closed network.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
