@@ -4,6 +4,11 @@ Real responses from the test client are validated against the response schema th
 operation and status, with OAS 3.0 semantics (`nullable`). The check is strict both ways: an object schema with
 named properties is closed (`additionalProperties: false` unless the document says otherwise), so a field the
 code returns but the document does not name fails, and so does a documented required field that is missing.
+
+Completeness: the session-scoped `samples` fixture records every operation whose real response was validated, and
+when the session ends it fails if a documented Platform operation has none. That holds whatever order the tests
+run in; it is checked only when every test of this module ran and no test failed (a `-k` subset, node ids or `-x`
+prove nothing about the operations they left out, and a failure is already reported).
 """
 
 import copy
@@ -17,16 +22,54 @@ from rest_framework.test import APIClient
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
 
 PLATFORM = "/v1/platform"
-SEEN = set()  # operationIds whose real response was validated in this module
 MADRID = ZoneInfo("Europe/Madrid")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def document(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         response = APIClient().get("/v1/openapi.json")
     assert response.status_code == 200
     return response.json()
+
+
+def platform_operation_ids(document):
+    return {
+        operation["operationId"]
+        for path, item in document["paths"].items()
+        if path.startswith(PLATFORM)
+        for operation in item.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+
+
+class Samples:
+    """What this session validated: operationIds with a conforming real response, and the tests of this module
+    that ran."""
+
+    def __init__(self):
+        self.operations = set()
+        self.tests_run = set()
+
+    def unsampled(self, document):
+        return sorted(platform_operation_ids(document) - self.operations)
+
+
+@pytest.fixture(scope="session")
+def samples(request, document):
+    samples = Samples()
+    yield samples
+    session = request.session
+    if session.testsfailed or session.shouldfail or session.shouldstop or not MODULE_TESTS <= samples.tests_run:
+        return
+    missing = samples.unsampled(document)
+    if missing:
+        pytest.fail(f"{__name__}: documented operations without a conformance sample: {missing}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _recorded_as_run(request, samples):
+    samples.tests_run.add(request.node.originalname)
 
 
 @pytest.fixture(autouse=True)
@@ -56,9 +99,10 @@ def _closed(schema, components, depth=0):
 
 
 class Conformance:
-    def __init__(self, document):
+    def __init__(self, document, samples):
         self.document = document
         self.components = document["components"]["schemas"]
+        self.samples = samples
 
     def response_schema(self, method, template, status):
         item = self.document["paths"].get(template)
@@ -80,9 +124,10 @@ class Conformance:
         assert response.status_code == status, (method, url, response.status_code, response.content[:500])
         documented = self.response_schema(method, template, status)
         content = documented.get("content")
-        SEEN.add(self.document["paths"][template][method]["operationId"])
+        operation_id = self.document["paths"][template][method]["operationId"]
         if not content:
             assert not response.content, f"{method.upper()} {template} {status}: body sent but none documented"
+            self.samples.operations.add(operation_id)
             return None
         assert response["Content-Type"].startswith("application/json")
         schema = _closed(copy.deepcopy(content["application/json"]["schema"]), self.components)
@@ -94,12 +139,13 @@ class Conformance:
         if status == 201:
             assert "Location" in documented.get("headers", {}), f"{template}: 201 without a documented Location"
             assert response.has_header("Location")
+        self.samples.operations.add(operation_id)
         return body
 
 
 @pytest.fixture
-def conformance(document):
-    return Conformance(document)
+def conformance(document, samples):
+    return Conformance(document, samples)
 
 
 def _slot(days=7, hour=10, minutes=60):
@@ -500,15 +546,6 @@ def test_the_check_catches_drift(document):
     assert list(OAS30Validator(nullable_ref).iter_errors({"id": 1}))
 
 
-def test_zz_every_platform_operation_was_sampled(document):
-    """Runs last: every Platform operation had at least one real response validated above."""
-    if not SEEN:
-        pytest.skip("run together with the rest of this module")
-    operations = {
-        operation["operationId"]
-        for path, item in document["paths"].items()
-        if path.startswith(PLATFORM)
-        for operation in item.values()
-        if isinstance(operation, dict) and "operationId" in operation
-    }
-    assert operations - SEEN == set(), f"operations without a conformance sample: {sorted(operations - SEEN)}"
+# Every test function of this module (the completeness check needs all of them to have run); kept last so it sees
+# them all.
+MODULE_TESTS = {name for name, value in list(globals().items()) if name.startswith("test_") and callable(value)}
