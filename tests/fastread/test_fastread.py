@@ -1,6 +1,7 @@
 """apps.api.fastread: the same rows as the ORM (values, types, time zones), counts equal to Django's, one query."""
 
 import datetime as dt
+import os
 
 import pytest
 from django.db import connection
@@ -52,7 +53,10 @@ def test_fast_loaders_are_on_for_postgresql_only_on_the_helper_cursor(organizati
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL only")
     fetch_values(Contact.objects.values("id", "custom_fields"))
-    assert connection._fast_read_loaders  # UTC session: the fast loaders apply
+    if os.environ.get("FAST_READ") == "0":  # `make test` runs the list tests a second time with the switch off
+        assert connection._fast_read_loaders is None
+    else:
+        assert connection._fast_read_loaders  # UTC session: the fast loaders apply
     # The ORM elsewhere still reads JSON through Django's converters.
     contact = Contact.objects.get(pk=contacts[1].pk)
     assert contact.custom_fields["shoe"] == 41
