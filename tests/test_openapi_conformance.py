@@ -8,7 +8,8 @@ code returns but the document does not name fails, and so does a documented requ
 Completeness: the session-scoped `samples` fixture records every operation whose real response was validated, and
 when the session ends it fails if a documented Platform operation has none. That holds whatever order the tests
 run in; it is checked only when every test of this module ran and no test failed (a `-k` subset, node ids or `-x`
-prove nothing about the operations they left out, and a failure is already reported).
+prove nothing about the operations they left out, and a failure is already reported). pytest shows a missing
+sample as an error at the teardown of the session's last test, whichever test that is.
 """
 
 import copy
