@@ -122,7 +122,7 @@ class PlatformViewMixin:
             method = request.method.lower()
             handler = getattr(self, method, self.http_method_not_allowed)
             if method == "post":
-                claim = idempotency.begin(request, request.organization)
+                claim = idempotency.begin(request, request.auth)
             if claim is not None and claim.replay is not None:
                 response = claim.replay
             else:
