@@ -12,7 +12,7 @@ from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import idempotency, ratelimit
+from . import bodylimit, idempotency, ratelimit
 from .credentials import Credential
 from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed
 from .middleware import json_response
@@ -117,6 +117,7 @@ class PlatformViewMixin:
         self.headers = self.default_response_headers
         claim = None
         try:
+            bodylimit.enforce(request._request)  # before anything reads the body, authentication included
             self.initial(request, *args, **kwargs)
             self.check_media_type(request)
             method = request.method.lower()
