@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import bodylimit, idempotency, ratelimit
+from .client_address import client_address
 from .credentials import Credential
 from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed
 from .middleware import json_response
@@ -87,6 +88,15 @@ class PlatformViewMixin:
                 headers={"Retry-After": str(exceeded.reset)},
             )
 
+    def perform_authentication(self, request):
+        """A refused credential (401, or 403 for the organization lock) counts against the client address."""
+        try:
+            super().perform_authentication(request)
+        except Exception as exc:
+            if getattr(exc, "status_code", None) in (401, 403):
+                ratelimit.count_failed_authentication(client_address(request))
+            raise
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         self.check_rate_limits(request)
@@ -117,6 +127,7 @@ class PlatformViewMixin:
         self.headers = self.default_response_headers
         claim = None
         try:
+            ratelimit.refuse_failed_authentication_flood(client_address(request))  # before any database work
             bodylimit.enforce(request._request)  # before anything reads the body, authentication included
             self.initial(request, *args, **kwargs)
             self.check_media_type(request)
