@@ -4,6 +4,8 @@ Checks run in the order of API.md §2.7: route, authentication (401), organizati
 scope (403), rate limit (429), path object (404), body (415/400), business rules (409).
 """
 
+from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.views.decorators.csrf import csrf_exempt
@@ -105,7 +107,14 @@ class PlatformViewMixin:
         self.check_query_params(request)
 
     def check_query_params(self, request):
-        """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it)."""
+        """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it); more
+        parameters than Django parses (DATA_UPLOAD_MAX_NUMBER_FIELDS) is a 400 too."""
+        try:
+            request.query_params  # noqa: B018 (parsed here, where a refusal is a 400)
+        except TooManyFieldsSent:
+            raise ValidationFailed(
+                {"nonFieldErrors": [f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters are allowed."]}
+            ) from None
         bad = [key for key, values in request.query_params.lists() if "\x00" in key or any("\x00" in v for v in values)]
         if bad:
             raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})

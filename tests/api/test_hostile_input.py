@@ -1,6 +1,7 @@
-"""Bodies built to crash a walker or a column: each is a 4xx in the envelope, never a 500."""
+"""Input built to crash a walker, a parser or a column: each is a 4xx in the envelope, never a 500."""
 
 import pytest
+from rest_framework.test import APIClient
 
 from apps.api.models import IdempotencyRecord
 from apps.api.parsers import MAX_JSON_DEPTH
@@ -70,3 +71,51 @@ def test_nul_in_an_object_key_and_in_a_later_value_keep_document_order(api):
 def test_many_brackets_at_a_shallow_depth_are_fine(api):
     body = '{"firstName": "Zoe", "meta": [' + ",".join(["[{}]"] * 500) + "]}"
     assert post_raw(api, body).status_code == 201
+
+
+def test_more_query_parameters_than_django_parses_is_400(api):
+    query = "&".join(f"p{i}=1" for i in range(1001))
+    body = assert_envelope(api.get(f"/v1/platform/contacts?{query}"), 400, "VALIDATION_ERROR")
+    assert body["details"]["fields"] == {"nonFieldErrors": ["At most 1000 query parameters are allowed."]}
+
+
+def test_the_most_query_parameters_django_parses_are_fine(api):
+    query = "&".join(f"p{i}=1" for i in range(1000))
+    assert api.get(f"/v1/platform/contacts?{query}").status_code == 200
+
+
+@pytest.mark.parametrize("prefix", ["aaaaaaaaaa\x00a", "aaaaaaaaaa%a", "éaaaaaaaaaaa"])
+def test_an_api_key_prefix_outside_the_token_alphabet_is_401(db, prefix, django_assert_num_queries):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer gpk_{prefix}_secret")
+    with django_assert_num_queries(0):
+        response = client.get("/v1/platform/me")
+    assert_envelope(response, 401, "UNAUTHENTICATED")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/platform/contacts/" + "9" * 5000,
+        "/v1/platform/channel-bookings/partner/" + "x" * 5000,
+        "/v1/platform/" + "a" * 20000,
+    ],
+)
+def test_very_long_paths_are_404(api, path):
+    assert_envelope(api.get(path), 404, "NOT_FOUND")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("limit=" + "9" * 5000, "limit"), ("offset=" + "9" * 5000, "offset"), ("ordering=" + "a" * 5000, "ordering")],
+)
+def test_very_long_query_values_are_400_on_their_parameter(api, query, field):
+    body = assert_envelope(api.get(f"/v1/platform/contacts?{query}"), 400, "VALIDATION_ERROR")
+    assert field in body["details"]["fields"]
+
+
+@pytest.mark.parametrize("number", [b"1e999", b"-1e999", b"123456789012345678901234567890"])
+def test_numbers_beyond_every_range_are_4xx(api, number):
+    body = b'{"firstName": "Zoe", "sleep": ' + number + b"}"
+    response = api.generic("POST", PROBES, body, content_type="application/json")
+    assert response.status_code == 400, response.content
