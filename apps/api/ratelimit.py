@@ -127,7 +127,11 @@ def _states(buckets: list[str], credential_key: str, increment: bool, limits: di
         counts = _count([cache_key(b, credential_key, end) for b in buckets], increment)
     except Exception as exc:  # the cache is down: fail open rather than take the API down with it
         _record_fail_open()
-        logger.warning("Rate-limit counting failed; letting the request through: %r", exc)
+        logger.warning(
+            "Rate-limit counting failed; letting the request through (%d times in this process): %r",
+            _fail_open_count,
+            exc,
+        )
         counts = [0] * len(buckets)
     reset = max(1, end - now)
     states = []
