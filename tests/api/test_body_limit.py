@@ -1,4 +1,4 @@
-"""The request body cap (API.md §3 413 PAYLOAD_TOO_LARGE): declared lengths and chunked bodies, in the test
+"""The request body cap (413 PAYLOAD_TOO_LARGE): declared lengths and chunked bodies, in the test
 client and through a real gunicorn, whose answer the client can read (not a reset connection)."""
 
 import http.client

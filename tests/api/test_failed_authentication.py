@@ -1,4 +1,4 @@
-"""The per-address bucket on failed authentication (API.md §3/§4): 429 before any database work once full."""
+"""The per-address bucket on failed authentication: 429 TOO_MANY_FAILED_AUTHENTICATIONS, before any database work."""
 
 import pytest
 from rest_framework.test import APIClient
