@@ -151,7 +151,12 @@ CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
 
 # Platform API behaviour
 RATE_LIMIT_MULTIPLIER = env.float("RATE_LIMIT_MULTIPLIER", default=1.0)
+# How many proxies of this deployment append to X-Forwarded-For; 0 = the client address is REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 IDEMPOTENCY_TTL_HOURS = 24
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=1024 * 1024)  # larger Platform API bodies: 413
+# Django's own cap on `request.body` must not be the smaller one (it would surface as a 500, not a 413).
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, API_MAX_BODY_BYTES)
 SERIES_WINDOW_DAYS = env.int("SERIES_WINDOW_DAYS", default=90)
 SERIES_MAX_OCCURRENCES = 520
 

@@ -83,6 +83,9 @@ def authenticate_api_key(token: str) -> Credential | None:
     prefix = ApiKey.split_token(token)
     if prefix is None:
         return None
+    # Prefixes are hex: anything else (a NUL, which PostgreSQL refuses in a query, included) is unknown, unlooked-up.
+    if not (prefix.isascii() and prefix.isalnum()):
+        raise Unauthenticated("The API key is unknown, expired or revoked.")
     key = KeyLookup.find(prefix)
     now = timezone.now()
     if key is None or not key.matches(token) or key.is_revoked or key.is_expired(now):

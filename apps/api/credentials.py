@@ -26,8 +26,13 @@ class Credential:
         return WILDCARD in self.scopes
 
     @property
-    def rate_limit_key(self) -> str:
+    def key(self) -> str:
+        """The credential's identity across requests (`api_key:<id>`; an OAuth token is keyed by its grant)."""
         return f"{self.kind}:{self.id}"
+
+    @property
+    def rate_limit_key(self) -> str:
+        return self.key
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.effective_scopes

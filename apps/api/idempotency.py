@@ -1,7 +1,9 @@
 """`Idempotency-Key` on Platform API POSTs (API.md §1.1), stored in the database.
 
-The unique constraint on (organization, key) makes two concurrent first uses safe: exactly one inserts the
-in-progress row; the other sees it and answers 409 IDEMPOTENCY_KEY_IN_PROGRESS.
+Keys belong to the credential that sent them (an API key, or an OAuth token's grant), as Stripe's belong to one
+API key: another credential of the same organization neither replays nor pre-claims them, so a replay never shows
+a response computed for wider scopes. The unique constraint on (credential, key) makes two concurrent first uses
+safe: exactly one inserts the in-progress row; the other sees it and answers 409 IDEMPOTENCY_KEY_IN_PROGRESS.
 """
 
 import hashlib
@@ -23,10 +25,21 @@ logger = logging.getLogger("apps.api")
 HEADER = "Idempotency-Key"
 STALE_IN_PROGRESS = timedelta(minutes=5)  # a request that died mid-way releases its key after this
 REPLAYED_HEADERS = ("Location",)
+PATH_MAX_LENGTH = IdempotencyRecord._meta.get_field("path").max_length
+PATH_DIGEST_MARK = "#sha256="
 
 
 def _valid_key(key: str) -> bool:
     return 1 <= len(key) <= 255 and all(0x20 <= ord(c) <= 0x7E for c in key)
+
+
+def stored_path(full_path: str) -> str:
+    """The path as the record stores it: as is when it fits the column, else a prefix plus the SHA-256 of the
+    whole path (so two long paths that differ only past the prefix remain different requests)."""
+    if len(full_path) <= PATH_MAX_LENGTH:
+        return full_path
+    digest = hashlib.sha256(full_path.encode("utf-8", "surrogatepass")).hexdigest()
+    return full_path[: PATH_MAX_LENGTH - len(PATH_DIGEST_MARK) - len(digest)] + PATH_DIGEST_MARK + digest
 
 
 def body_hash(data) -> str:
@@ -78,8 +91,8 @@ def _stored_body(response):
     return orjson.loads(content) if content else None
 
 
-def begin(request, organization) -> IdempotentRequest | None:
-    """Claim the key, or answer a replay / a conflict. None when the request carries no key."""
+def begin(request, credential) -> IdempotentRequest | None:
+    """Claim the credential's key, or answer a replay / a conflict. None when the request carries no key."""
     key = request.headers.get(HEADER)
     if key is None:
         return None
@@ -88,17 +101,23 @@ def begin(request, organization) -> IdempotentRequest | None:
             "The Idempotency-Key must be 1 to 255 printable ASCII characters.", code="INVALID_IDEMPOTENCY_KEY"
         )
     fingerprint = body_hash(request.data)
-    path = request.get_full_path()
+    path = stored_path(request.get_full_path())
+    organization, credential_key = credential.organization, credential.key
     now = timezone.now()
     for _ in range(3):
         try:
             with transaction.atomic():
                 record = IdempotencyRecord.objects.create(
-                    organization=organization, key=key, method=request.method, path=path, body_hash=fingerprint
+                    organization=organization,
+                    credential_key=credential_key,
+                    key=key,
+                    method=request.method,
+                    path=path,
+                    body_hash=fingerprint,
                 )
             return IdempotentRequest(record)
         except IntegrityError:
-            existing = IdempotencyRecord.objects.filter(organization=organization, key=key).first()
+            existing = IdempotencyRecord.objects.filter(credential_key=credential_key, key=key).first()
             if existing is None:
                 continue
             expired = existing.created_at < now - timedelta(hours=settings.IDEMPOTENCY_TTL_HOURS)

@@ -8,6 +8,8 @@ class IdempotencyRecord(models.Model):
     COMPLETED = "completed"
 
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
+    # The credential that used the key (`Credential.key`): keys are per credential, as Stripe's are per API key.
+    credential_key = models.CharField(max_length=100)
     key = models.CharField(max_length=255)
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=2000)
@@ -19,4 +21,6 @@ class IdempotencyRecord(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["organization", "key"], name="uniq_idempotency_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["credential_key", "key"], name="uniq_idempotency_credential_key")
+        ]

@@ -4,12 +4,19 @@ Every request counts against the general bucket; a view may declare one special 
 counted in addition. The response headers describe the bucket with the fewest requests remaining.
 
 Counting is one Redis round trip per request whatever the number of buckets (a pipeline of INCR + EXPIRE per
-bucket). Other cache backends (LocMem for `make run`) fall back to the cache API's add/incr. Windows are aligned
-to the epoch with a per-credential jitter (as django-ratelimit does), so the buckets of one credential share
-their window boundary. If the cache is unreachable the request is let through (fail open) with full headers.
+bucket), plus one GET of the client address's failed-authentication count before authentication. Other cache
+backends (LocMem for `make run`, per process) fall back to the cache API's add/incr. Windows are aligned to the
+epoch with a per-credential jitter (as django-ratelimit does), so the buckets of one credential share their window
+boundary. If the cache is unreachable the request is let through (fail open) with full headers, a WARNING is
+logged and `fail_open_count()` moves.
+
+Failed authentication has its own bucket per client address (`failed-authentication`, 60 per window): every
+401 or 403 of the authentication step counts, and once the bucket is full every request from that address is
+refused with 429 TOO_MANY_FAILED_AUTHENTICATIONS before authentication, i.e. before any database work.
 """
 
 import logging
+import threading
 import time
 import zlib
 from dataclasses import dataclass
@@ -17,6 +24,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+
+from .exceptions import ApiError
 
 logger = logging.getLogger("apps.api")
 
@@ -28,6 +37,8 @@ BOOK_INTO_CLASS = "book-into-class"
 REPORTS = "reports"
 
 BUCKET_LIMITS = {GENERAL: 100, BOOKING_WRITES: 60, BOOK_INTO_CLASS: 60, REPORTS: 20}
+FAILED_AUTHENTICATION = "failed-authentication"
+FAILED_AUTHENTICATION_LIMIT = 60
 
 
 def bucket_limit(bucket: str) -> int:
@@ -93,20 +104,71 @@ def _count(keys: list[str], increment: bool) -> list[int]:
     return counts
 
 
-def _states(buckets: list[str], credential_key: str, increment: bool) -> list[BucketState]:
+_fail_open_lock = threading.Lock()
+_fail_open_count = 0
+
+
+def _record_fail_open():
+    global _fail_open_count
+    with _fail_open_lock:
+        _fail_open_count += 1
+
+
+def fail_open_count() -> int:
+    """How many times this process let a request through because the rate-limit cache failed (for health checks:
+    a count that keeps rising means limits are not enforced)."""
+    return _fail_open_count
+
+
+def _states(buckets: list[str], credential_key: str, increment: bool, limits: dict | None = None) -> list[BucketState]:
     now = int(time.time())
     end = window_end(credential_key, now)
     try:
         counts = _count([cache_key(b, credential_key, end) for b in buckets], increment)
-    except Exception:  # the cache is down: fail open rather than take the API down with it
-        logger.exception("Rate-limit counting failed; letting the request through")
+    except Exception as exc:  # the cache is down: fail open rather than take the API down with it
+        _record_fail_open()
+        logger.warning(
+            "Rate-limit counting failed; letting the request through (%d times in this process): %r",
+            _fail_open_count,
+            exc,
+        )
         counts = [0] * len(buckets)
     reset = max(1, end - now)
     states = []
     for bucket, count in zip(buckets, counts, strict=True):
-        limit = bucket_limit(bucket)
+        limit = limits[bucket] if limits else bucket_limit(bucket)
         states.append(BucketState(bucket, limit, max(0, limit - count), reset, count > limit))
     return states
+
+
+class TooManyFailedAuthentications(ApiError):
+    status_code = 429
+    code = "TOO_MANY_FAILED_AUTHENTICATIONS"
+
+    def __init__(self, retry_after: int):
+        super().__init__(
+            f"Too many requests with a missing or invalid credential from this address; retry in {retry_after} "
+            "seconds.",
+            details={"retryAfter": retry_after},
+            headers={"Retry-After": str(retry_after)},
+        )
+
+
+def _failed_authentication_state(address: str, increment: bool) -> BucketState:
+    limit = max(1, int(FAILED_AUTHENTICATION_LIMIT * settings.RATE_LIMIT_MULTIPLIER))
+    state = _states([FAILED_AUTHENTICATION], f"addr:{address}", increment, {FAILED_AUTHENTICATION: limit})[0]
+    return state
+
+
+def refuse_failed_authentication_flood(address: str):
+    """429 for an address whose failed-authentication bucket is full (one cache read, no database work)."""
+    state = _failed_authentication_state(address, increment=False)
+    if state.remaining <= 0:
+        raise TooManyFailedAuthentications(state.reset)
+
+
+def count_failed_authentication(address: str):
+    _failed_authentication_state(address, increment=True)
 
 
 def consume(request, credential_key: str, special_bucket: str | None) -> list[BucketState]:

@@ -16,10 +16,15 @@ SCOPE_ERROR_REF = {"$ref": "#/components/schemas/InsufficientScopeError"}
 WRITE_ERRORS = {
     "post": {
         "409": "Business rule conflict, or the same Idempotency-Key is still in progress",
+        "413": "Request body larger than the configured maximum (1 MiB by default)",
         "415": "Content-Type is not application/json",
         "422": "Idempotency-Key reused with a different request",
     },
-    "patch": {"409": "Business rule conflict", "415": "Content-Type is not application/json"},
+    "patch": {
+        "409": "Business rule conflict",
+        "413": "Request body larger than the configured maximum (1 MiB by default)",
+        "415": "Content-Type is not application/json",
+    },
     "delete": {"409": "Business rule conflict"},
 }
 
@@ -129,7 +134,9 @@ class PlatformAutoSchema(AutoSchema):
             responses.setdefault("404", _json(ERROR_REF, "Not found in the caller's organization"))
         for status, description in WRITE_ERRORS.get(method, {}).items():
             responses.setdefault(status, _json(ERROR_REF, description))
-        responses.setdefault("429", _json(ERROR_REF, "Rate limit exceeded (see Retry-After)"))
+        responses.setdefault(
+            "429", _json(ERROR_REF, "Rate limit exceeded, or too many failed authentications (see Retry-After)")
+        )
         for status, response in responses.items():
             # An error documented by description only still answers with the error body (API.md §3).
             if status.startswith(("4", "5")) and not response.get("content"):

@@ -4,6 +4,8 @@ Checks run in the order of API.md §2.7: route, authentication (401), organizati
 scope (403), rate limit (429), path object (404), body (415/400), business rules (409).
 """
 
+from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.views.decorators.csrf import csrf_exempt
@@ -12,7 +14,8 @@ from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import idempotency, ratelimit
+from . import bodylimit, idempotency, ratelimit
+from .client_address import client_address
 from .credentials import Credential
 from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed
 from .middleware import json_response
@@ -87,6 +90,15 @@ class PlatformViewMixin:
                 headers={"Retry-After": str(exceeded.reset)},
             )
 
+    def perform_authentication(self, request):
+        """A refused credential (401, or 403 for the organization lock) counts against the client address."""
+        try:
+            super().perform_authentication(request)
+        except Exception as exc:
+            if getattr(exc, "status_code", None) in (401, 403):
+                ratelimit.count_failed_authentication(client_address(request))
+            raise
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         self.check_rate_limits(request)
@@ -95,7 +107,14 @@ class PlatformViewMixin:
         self.check_query_params(request)
 
     def check_query_params(self, request):
-        """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it)."""
+        """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it); more
+        parameters than Django parses (DATA_UPLOAD_MAX_NUMBER_FIELDS) is a 400 too."""
+        try:
+            request.query_params  # noqa: B018 (parsed here, where a refusal is a 400)
+        except TooManyFieldsSent:
+            raise ValidationFailed(
+                {"nonFieldErrors": [f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters are allowed."]}
+            ) from None
         bad = [key for key, values in request.query_params.lists() if "\x00" in key or any("\x00" in v for v in values)]
         if bad:
             raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})
@@ -117,12 +136,14 @@ class PlatformViewMixin:
         self.headers = self.default_response_headers
         claim = None
         try:
+            ratelimit.refuse_failed_authentication_flood(client_address(request))  # before any database work
+            bodylimit.enforce(request._request)  # before anything reads the body, authentication included
             self.initial(request, *args, **kwargs)
             self.check_media_type(request)
             method = request.method.lower()
             handler = getattr(self, method, self.http_method_not_allowed)
             if method == "post":
-                claim = idempotency.begin(request, request.organization)
+                claim = idempotency.begin(request, request.auth)
             if claim is not None and claim.replay is not None:
                 response = claim.replay
             else:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.api.models import IdempotencyRecord
 from apps.contacts.models import Contact
 
-from .conftest import PROBES
+from .conftest import PROBES, bearer
 
 pytestmark = pytest.mark.urls("tests.api.urls_for_tests")
 
@@ -116,6 +116,54 @@ def test_scoped_per_organization(client_for, organization, other_organization):
     assert different.status_code == 422
 
 
+def test_keys_are_per_credential_not_per_organization(client_for, organization):
+    """A second key of the same organization neither replays the first key's response nor is blocked by it."""
+    first, second = client_for("*"), client_for("*")
+    assert post(first, {"firstName": "Zoe"}, "shared").status_code == 201
+    same_body = post(second, {"firstName": "Zoe"}, "shared")
+    assert same_body.status_code == 201
+    assert "Idempotent-Replayed" not in same_body
+    assert Contact.objects.filter(organization=organization, first_name="Zoe").count() == 2
+    own_replay = post(second, {"firstName": "Zoe"}, "shared")
+    assert own_replay["Idempotent-Replayed"] == "true"
+    assert own_replay.json() == same_body.json()
+
+
+def test_a_key_claimed_by_one_credential_is_free_for_another(client_for):
+    first, second = client_for("*"), client_for("*")
+    assert post(first, {"firstName": "Zoe"}, "pre-claimed").status_code == 201
+    other_body = post(second, {"firstName": "Other"}, "pre-claimed")
+    assert other_body.status_code == 201
+    assert other_body.json()["firstName"] == "Other"
+
+
+def test_replay_never_shows_fields_the_replaying_credential_may_not_read(client_for, area, contact):
+    body = {
+        "areaId": area.id,
+        "contactId": contact.id,
+        "startTime": "2031-03-03T10:00:00Z",
+        "endTime": "2031-03-03T11:00:00Z",
+    }
+    wide = post(client_for("bookings:write contacts:read"), body, "booking-1", path="/v1/platform/bookings")
+    assert wide.status_code == 201, wide.content
+    assert wide.json()["contactEmail"] == "ana@example.com"
+    narrow = post(client_for("bookings:write"), body, "booking-1", path="/v1/platform/bookings")
+    assert "Idempotent-Replayed" not in narrow
+    assert narrow.status_code == 409  # its own execution: the slot is taken
+    assert "ana@example.com" not in narrow.content.decode()
+
+
+def test_query_string_longer_than_the_stored_path_is_served_and_replayed(api):
+    long_path = f"{PROBES}?note={'x' * 2500}"
+    first = post(api, {"firstName": "Zoe"}, "long", path=long_path)
+    assert first.status_code == 201, first.content
+    assert post(api, {"firstName": "Zoe"}, "long", path=long_path)["Idempotent-Replayed"] == "true"
+    differs_past_the_prefix = post(api, {"firstName": "Zoe"}, "long", path=long_path + "y")
+    assert differs_past_the_prefix.status_code == 422
+    assert differs_past_the_prefix.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
+    assert Contact.objects.count() == 1
+
+
 def test_ignored_on_non_post(api, contact):
     for _ in range(2):
         response = api.patch(f"{PROBES}/{contact.id}", {"firstName": "B"}, format="json", HTTP_IDEMPOTENCY_KEY="")
@@ -143,15 +191,24 @@ def test_expired_record_is_replaced(api):
     assert Contact.objects.count() == 2
 
 
-def test_stale_in_progress_record_is_taken_over(api, organization):
-    IdempotencyRecord.objects.create(organization=organization, key="k", method="POST", path=PROBES, body_hash="x")
+def test_stale_in_progress_record_is_taken_over(issue_key, organization):
+    key, token = issue_key()
+    IdempotencyRecord.objects.create(
+        organization=organization,
+        credential_key=f"api_key:{key.pk}",
+        key="k",
+        method="POST",
+        path=PROBES,
+        body_hash="x",
+    )
     IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(minutes=10))
-    assert post(api, {"firstName": "Zoe"}, "k").status_code == 201
+    assert post(bearer(token), {"firstName": "Zoe"}, "k").status_code == 201
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_request_with_the_same_key_is_409(client_for, organization):
-    slow_client, fast_client = client_for("*"), client_for("*")
+def test_concurrent_request_with_the_same_key_is_409(make_token, organization):
+    token = make_token("*")
+    slow_client, fast_client = bearer(token), bearer(token)
     body = {"firstName": "Slow", "sleep": 1.5}
     results = {}
 

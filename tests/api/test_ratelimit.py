@@ -120,7 +120,7 @@ def test_multiplier_scales_every_bucket(api, settings):
     assert limits(api.get(REPORTS))[0] == 40
 
 
-def test_one_redis_round_trip_for_two_buckets(api, monkeypatch):
+def test_one_redis_round_trip_counts_both_buckets(api, monkeypatch):
     calls = []
     real = ratelimit._count
 
@@ -130,8 +130,10 @@ def test_one_redis_round_trip_for_two_buckets(api, monkeypatch):
 
     monkeypatch.setattr(ratelimit, "_count", spy)
     api.get(REPORTS)
-    assert len(calls) == 1
-    assert len(calls[0][0]) == 2
+    # one read of the client address's failed-authentication count (before authentication), then one pipeline
+    # counting the credential's two buckets
+    assert [(len(keys), increment) for keys, increment in calls] == [(1, False), (2, True)]
+    assert calls[0][0][0].startswith("rl:failed-authentication:addr:")
 
 
 def test_cache_failure_fails_open(api, monkeypatch):
