@@ -217,54 +217,9 @@ def _nullable_refs(node):
     return node
 
 
-# Readable names for enum components that drf-spectacular names by hash (`Status8e8Enum`), keyed by their values.
-ENUM_NAMES = {
-    ("confirmed", "pending"): "BookingWriteStatusEnum",
-    ("confirmed", "pending", "checked_in", "cancelled"): "BookingStatusEnum",
-    ("paid", "unpaid", "no_charge"): "PaymentStatusEnum",
-    ("until", "after", "never"): "EndsTypeEnum",
-    ("area", "class", "event"): "BookingTypeEnum",
-    ("active", "archived"): "ContactStatusEnum",
-    ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"): "DayOfWeekEnum",
-    ("booking", "membership"): "CheckInMethodEnum",
-    ("pending", "notified", "promoted", "removed", "expired"): "WaitlistEntryStatusEnum",
-}
-
-
-def _readable_enum_names(result):
-    schemas = result["components"]["schemas"]
-    renames = {}
-    for name, schema in list(schemas.items()):
-        target = ENUM_NAMES.get(tuple(schema.get("enum") or ()))
-        if not name.endswith("Enum") or target is None or target == name:
-            continue
-        if target in schemas and schemas[target] != schema:
-            continue
-        renames[name] = target
-    if not renames:
-        return result
-    for name, target in renames.items():
-        schemas[target] = schemas.pop(name)
-
-    def rewrite(node):
-        if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/components/schemas/") and ref.rsplit("/", 1)[-1] in renames:
-                node = {**node, "$ref": "#/components/schemas/" + renames[ref.rsplit("/", 1)[-1]]}
-            return {key: rewrite(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [rewrite(item) for item in node]
-        return node
-
-    result["paths"] = rewrite(result["paths"])
-    result["components"]["schemas"] = dict(sorted(rewrite(schemas).items()))
-    return result
-
-
 def add_security_schemes(result, generator, request, public):
     result["paths"] = _nullable_refs(result.get("paths", {}))
     result.setdefault("components", {})["schemas"] = _nullable_refs(result["components"].get("schemas", {}))
-    _readable_enum_names(result)
     components = result.setdefault("components", {})
     components.setdefault("securitySchemes", {}).update(
         {
