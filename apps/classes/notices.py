@@ -8,6 +8,7 @@ from django.conf import settings
 from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
 from apps.bookings.models import Booking
 from apps.instructors.models import Instructor
+from apps.notifications.choices import Channel
 from apps.notifications.ics import CalendarEvent, build_calendar
 from apps.notifications.services import notify_contacts
 
@@ -129,6 +130,6 @@ def send_instructor_calendars(organization, assignments: dict[int, list], *, met
             subject=subject,
             body="\n".join(lines),
             data={"classIds": [o.id for o in occurrences], "method": method},
-            channels=("email",),
+            channels=(Channel.EMAIL,),
             attachments=[("class.ics", ics, "text/calendar")],
         )
