@@ -5,15 +5,17 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
+from .choices import BillingFrequency, MembershipStatus
 from .models import Membership, Plan
 
 PLANS = {
     "Monthly unlimited": {
         "description": "Unlimited classes, every month.",
         "price": Decimal("49.00"),
-        "billing_frequency": "monthly",
+        "billing_frequency": BillingFrequency.MONTHLY,
         "auto_renews": True,
         "valid_for": {"scopes": ["classes", "areas"], "classTypes": [], "areaTypes": [], "instructorTypes": []},
     },
@@ -34,7 +36,9 @@ def _contacts(organization, ctx) -> list:
     if isinstance(contacts, dict):
         contacts = list(contacts.values())
     if not contacts:
-        contacts = list(Contact.objects.filter(organization=organization, status="active").order_by("id")[:10])
+        contacts = list(
+            Contact.objects.filter(organization=organization, status=ContactStatus.ACTIVE).order_by("id")[:10]
+        )
     return list(contacts)
 
 
@@ -53,7 +57,7 @@ def seed(organization, ctx: dict) -> None:
             contact=contact,
             plan=plan,
             defaults={
-                "status": Membership.ACTIVE,
+                "status": MembershipStatus.ACTIVE,
                 "price": plan.price,
                 "billing_frequency": plan.billing_frequency,
                 "payment_status": "paid",

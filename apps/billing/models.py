@@ -1,5 +1,7 @@
 from django.db import models
 
+from .choices import BillingFrequency, MembershipStatus
+
 
 class PlanCategory(models.Model):
     """A grouping of plans shown together."""
@@ -23,8 +25,6 @@ class PlanCategory(models.Model):
 class Plan(models.Model):
     """A membership plan or pass that can be sold."""
 
-    BILLING_FREQUENCIES = [(v, v) for v in ("one_time", "weekly", "monthly", "quarterly", "annually", "custom")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="plans")
     club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL)
     plan_category = models.ForeignKey(PlanCategory, null=True, blank=True, on_delete=models.SET_NULL)
@@ -32,7 +32,9 @@ class Plan(models.Model):
     description = models.TextField(null=True, blank=True)
     price = models.DecimalField(max_digits=10, decimal_places=2)
     signup_fee = models.DecimalField(max_digits=10, decimal_places=2, default=0)
-    billing_frequency = models.CharField(max_length=20, choices=BILLING_FREQUENCIES, default="monthly")
+    billing_frequency = models.CharField(
+        max_length=20, choices=BillingFrequency.choices, default=BillingFrequency.MONTHLY
+    )
     custom_period = models.PositiveIntegerField(null=True, blank=True)
     custom_period_unit = models.CharField(max_length=10, null=True, blank=True)
     is_active = models.BooleanField(default=True)
@@ -62,17 +64,14 @@ class Plan(models.Model):
 class Membership(models.Model):
     """A contact's subscription to a plan; seats and walk-ins can be drawn from it."""
 
-    ACTIVE, PAUSED, CANCELLED, EXPIRED = "active", "paused", "cancelled", "expired"
-    STATUSES = [(s, s) for s in (ACTIVE, PAUSED, CANCELLED, EXPIRED)]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="memberships")
     contact = models.ForeignKey("contacts.Contact", on_delete=models.CASCADE, related_name="memberships")
     plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="memberships")
     club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL)
-    status = models.CharField(max_length=12, choices=STATUSES, default=ACTIVE)
+    status = models.CharField(max_length=12, choices=MembershipStatus.choices, default=MembershipStatus.ACTIVE)
     price = models.DecimalField(max_digits=10, decimal_places=2, default=0)
     signup_fee = models.DecimalField(max_digits=10, decimal_places=2, default=0)
-    billing_frequency = models.CharField(max_length=20, default="monthly")
+    billing_frequency = models.CharField(max_length=20, default=BillingFrequency.MONTHLY)
     payment_status = models.CharField(max_length=10, default="unpaid")
     start_date = models.DateField()
     end_date = models.DateField(null=True, blank=True)

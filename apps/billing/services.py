@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from apps.api.exceptions import Conflict
 
+from .choices import MembershipStatus
 from .models import Membership
 
 CLASSES_SCOPE = "classes"
@@ -50,7 +51,7 @@ def uses_left(membership: Membership) -> int | None:
 def _validate_common(membership: Membership, *, contact, club, on: dt.date):
     if contact is not None and membership.contact_id != contact.pk:
         raise MembershipNotValid("contact_mismatch")
-    if membership.status != Membership.ACTIVE:
+    if membership.status != MembershipStatus.ACTIVE:
         raise MembershipNotValid("not_active")
     if membership.start_date and on < membership.start_date:
         raise MembershipNotValid("not_started")

@@ -7,26 +7,30 @@ from django.utils import timezone
 
 from apps.api.exceptions import ApiError
 from apps.clubs.models import Area
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
-from .models import ACTIVE_BOOKING_STATUSES, Booking
+from .choices import ACTIVE_BOOKING_STATUSES, BookingStatus
+from .models import Booking
 from .services import create_area_booking
 
 # (day offset, local start "HH:MM", minutes, court index, contact index, extra players, status)
 SLOTS = [
-    (0, "18:00", 90, 0, 0, [{"name": "Pablo"}, {"name": "Sara"}], "confirmed"),
-    (0, "19:30", 60, 1, 1, [], "confirmed"),
-    (0, "20:00", 90, 0, 3, [], "pending"),
-    (1, "10:00", 60, 0, 5, [{"name": "Rocio"}], "confirmed"),
-    (1, "17:30", 90, 1, 9, [], "confirmed"),
-    (1, "19:00", 60, 2, 11, [], "pending"),
+    (0, "18:00", 90, 0, 0, [{"name": "Pablo"}, {"name": "Sara"}], BookingStatus.CONFIRMED),
+    (0, "19:30", 60, 1, 1, [], BookingStatus.CONFIRMED),
+    (0, "20:00", 90, 0, 3, [], BookingStatus.PENDING),
+    (1, "10:00", 60, 0, 5, [{"name": "Rocio"}], BookingStatus.CONFIRMED),
+    (1, "17:30", 90, 1, 9, [], BookingStatus.CONFIRMED),
+    (1, "19:00", 60, 2, 11, [], BookingStatus.PENDING),
 ]
 
 
 def seed_area_bookings(organization, ctx: dict) -> None:
     """Idempotent: a slot already booked (or otherwise taken) is skipped. Puts `ctx["area_bookings"]`."""
     courts = list(ctx.get("courts") or Area.objects.filter(organization=organization, is_active=True).order_by("id"))
-    contacts = list(ctx.get("contacts") or Contact.objects.filter(organization=organization, status="active"))
+    contacts = list(
+        ctx.get("contacts") or Contact.objects.filter(organization=organization, status=ContactStatus.ACTIVE)
+    )
     bookings = []
     if not courts or not contacts:
         ctx["area_bookings"] = bookings

@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 
 from apps.api.exceptions import DuplicateValue, NotFound
 
+from .choices import BookingType
 from .models import Booking
 from .services import apply_payment_report, cancel_booking, create_area_booking
 
@@ -49,7 +50,7 @@ def create_channel_booking(organization, data: dict) -> Booking:
     try:
         with transaction.atomic():
             contact = _resolve_contact(organization, data)
-            if data.get("type", "area") == "class":
+            if data.get("type", BookingType.AREA) == BookingType.CLASS:
                 from .class_services import book_into_class
 
                 booking = book_into_class(

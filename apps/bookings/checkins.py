@@ -8,9 +8,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition
-from apps.classes.models import ClassOccurrence
+from apps.classes.choices import ClassStatus
 from apps.domain_events.services import emit
 
+from .choices import OPEN_BOOKING_STATUSES, BookingStatus, CheckInMethod
 from .class_services import (
     AlreadyBooked,
     ClassCancelled,
@@ -44,18 +45,18 @@ def check_in_booking(*, organization, booking, checked_in_at=None, source="api")
             .select_related("contact", "club", "class_occurrence", "organization")
             .get(pk=booking.pk)
         )
-        if booking.status == "checked_in":
+        if booking.status == BookingStatus.CHECKED_IN:
             existing = CheckIn.objects.filter(booking_id=booking.pk).order_by("id").values_list("pk", flat=True).first()
             raise AlreadyCheckedIn(existing)
-        if booking.status not in ("pending", "confirmed"):
+        if booking.status not in OPEN_BOOKING_STATUSES:
             raise InvalidStateTransition(booking.status)
         at = checked_in_at or timezone.now()
-        booking.status = "checked_in"
+        booking.status = BookingStatus.CHECKED_IN
         booking.checked_in_at = at
         booking.save(update_fields=["status", "checked_in_at", "updated_at"])
         checkin = CheckIn.objects.create(
             organization=organization,
-            method="booking",
+            method=CheckInMethod.BOOKING,
             booking=booking,
             membership_id=booking.membership_id,
             class_occurrence_id=booking.class_occurrence_id,
@@ -96,7 +97,7 @@ def check_in_walk_in(
         membership = lock_membership(membership.pk)
         contact = membership.contact
         if occ is not None:
-            if occ.status == ClassOccurrence.CANCELLED:
+            if occ.status == ClassStatus.CANCELLED:
                 raise ClassCancelled()
             validate_membership_for_class(membership, occ, contact)
             booked = active_booking_of(occ.pk, contact.pk)
@@ -104,7 +105,10 @@ def check_in_walk_in(
                 raise AlreadyBooked(booked)
             walked_in = (
                 CheckIn.objects.filter(
-                    class_occurrence_id=occ.pk, contact_id=contact.pk, method="membership", booking__isnull=True
+                    class_occurrence_id=occ.pk,
+                    contact_id=contact.pk,
+                    method=CheckInMethod.MEMBERSHIP,
+                    booking__isnull=True,
                 )
                 .values_list("pk", flat=True)
                 .first()
@@ -118,7 +122,7 @@ def check_in_walk_in(
         consume_use(membership)
         checkin = CheckIn.objects.create(
             organization=organization,
-            method="membership",
+            method=CheckInMethod.MEMBERSHIP,
             membership=membership,
             class_occurrence=occ,
             club=club,

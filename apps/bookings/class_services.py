@@ -18,11 +18,23 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition
+from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
 from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
-from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
+from .choices import (
+    ACTIVE_BOOKING_STATUSES,
+    ACTIVE_WAITLIST_STATUSES,
+    OPEN_BOOKING_STATUSES,
+    BookingStatus,
+    BookingType,
+    CheckInMethod,
+    EntranceMethod,
+    PaymentStatus,
+    WaitlistStatus,
+)
+from .models import Booking, CheckIn, WaitlistEntry
 from .resources import waitlist_event_data
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -71,12 +83,12 @@ class WaitlistNotAllowed(Conflict):
 
 
 def active_class_bookings():
-    return Booking.objects.filter(type="class", status__in=ACTIVE_BOOKING_STATUSES)
+    return Booking.objects.filter(type=BookingType.CLASS, status__in=ACTIVE_BOOKING_STATUSES)
 
 
 def standalone_class_checkins():
     """Walk-ins on a membership into a class (no booking): they take a seat too."""
-    return CheckIn.objects.filter(method="membership", booking__isnull=True, class_occurrence__isnull=False)
+    return CheckIn.objects.filter(method=CheckInMethod.MEMBERSHIP, booking__isnull=True, class_occurrence__isnull=False)
 
 
 def booked_count(occurrence_id: int) -> int:
@@ -156,11 +168,11 @@ def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
     )
     for entry in entries:
         if booking is not None:
-            entry.status, entry.booking = "promoted", booking
+            entry.status, entry.booking = WaitlistStatus.PROMOTED, booking
             entry.save(update_fields=["status", "booking"])
             emit(occurrence.organization, "waitlist.promoted", waitlist_event_data(entry.pk))
         else:
-            entry.status = "removed"
+            entry.status = WaitlistStatus.REMOVED
             entry.save(update_fields=["status"])
             emit(occurrence.organization, "waitlist.removed", waitlist_event_data(entry.pk))
     return [e.pk for e in entries]
@@ -185,11 +197,12 @@ def _seat_payment(organization, occurrence, *, membership, price_before_tax):
     if price_before_tax is None:
         price_before_tax = occurrence.price_before_tax
     if membership is not None:
-        return "membership", "no_charge", 0, price_before_tax
+        return EntranceMethod.MEMBERSHIP, PaymentStatus.NO_CHARGE, 0, price_before_tax
     if occurrence.is_free:
-        return "direct_payment", "no_charge", 0, price_before_tax
+        return EntranceMethod.DIRECT_PAYMENT, PaymentStatus.NO_CHARGE, 0, price_before_tax
     amount = organization.tax_inclusive(price_before_tax) if price_before_tax is not None else None
-    return "direct_payment", "unpaid", None if amount is None else Decimal(str(amount)), price_before_tax
+    payment_amount = None if amount is None else Decimal(str(amount))
+    return EntranceMethod.DIRECT_PAYMENT, PaymentStatus.UNPAID, payment_amount, price_before_tax
 
 
 def book_into_class(
@@ -198,7 +211,7 @@ def book_into_class(
     occurrence,
     contact,
     membership=None,
-    status="confirmed",
+    status=BookingStatus.CONFIRMED,
     notes=None,
     source="api",
     notify_customer=False,
@@ -214,11 +227,11 @@ def book_into_class(
     """
     from apps.billing.services import consume_use, lock_membership, validate_membership_for_class
 
-    if status not in ("confirmed", "pending"):
+    if status not in OPEN_BOOKING_STATUSES:
         raise ValueError(f"a new class booking is confirmed or pending, not {status!r}")
     with transaction.atomic():
         occ = lock_occurrence(occurrence.pk)
-        if occ.status == ClassOccurrence.CANCELLED:
+        if occ.status == ClassStatus.CANCELLED:
             raise ClassCancelled()
         if contact is not None:
             existing = active_booking_of(occ.pk, contact.pk)
@@ -233,7 +246,7 @@ def book_into_class(
         )
         booking = Booking.objects.create(
             organization=organization,
-            type="class",
+            type=BookingType.CLASS,
             status=status,
             club=occ.club,
             class_occurrence=occ,
@@ -283,22 +296,22 @@ def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
     Must run inside a transaction; the notice and the `waitlist.notified` event go out after commit.
     """
     occ = lock_occurrence(occurrence_id)
-    if occ.status == ClassOccurrence.CANCELLED or occ.start_time <= timezone.now():
+    if occ.status == ClassStatus.CANCELLED or occ.start_time <= timezone.now():
         return None
     free = spots_left(occ, booked_count(occ.pk))
-    notified = WaitlistEntry.objects.filter(class_occurrence_id=occ.pk, status="notified").count()
+    notified = WaitlistEntry.objects.filter(class_occurrence_id=occ.pk, status=WaitlistStatus.NOTIFIED).count()
     if free is not None and notified >= free:
         return None
     entry = (
         WaitlistEntry.objects.select_for_update(of=("self",))
         .select_related("contact")
-        .filter(class_occurrence_id=occ.pk, status="pending")
+        .filter(class_occurrence_id=occ.pk, status=WaitlistStatus.PENDING)
         .order_by("position", "id")
         .first()
     )
     if entry is None:
         return None
-    entry.status = "notified"
+    entry.status = WaitlistStatus.NOTIFIED
     entry.notified_at = timezone.now()
     entry.save(update_fields=["status", "notified_at"])
     local = timezone.localtime(occ.start_time, _club_tz(occ))
@@ -319,10 +332,10 @@ def release_seat(booking) -> None:
     (a membership seat gives its use back) and the first pending waitlist entry is notified."""
     from apps.billing.services import restore_use
 
-    if booking.type != "class" or not booking.class_occurrence_id:
+    if booking.type != BookingType.CLASS or not booking.class_occurrence_id:
         return
     offer_free_seat(booking.class_occurrence_id)  # locks the class first: the lock order is class, then membership
-    if booking.membership_id and booking.entrance_method == "membership":
+    if booking.membership_id and booking.entrance_method == EntranceMethod.MEMBERSHIP:
         restore_use(booking.membership)
 
 
@@ -330,7 +343,7 @@ def move_class_booking(booking, new_occurrence) -> Booking:
     """Move a class seat to another occurrence (PATCH classId). 409s on the target: CLASS_CANCELLED, ALREADY_BOOKED,
     CLASS_FULL. The old seat is offered to its waitlist. Payment and membership stay as they were. The caller emits
     `booking.updated`."""
-    if booking.status not in ("pending", "confirmed"):
+    if booking.status not in OPEN_BOOKING_STATUSES:
         raise InvalidStateTransition(booking.status)
     old_id = booking.class_occurrence_id
     if new_occurrence.pk == old_id:
@@ -338,7 +351,7 @@ def move_class_booking(booking, new_occurrence) -> Booking:
     with transaction.atomic():
         locked = {pk: lock_occurrence(pk) for pk in sorted(p for p in (old_id, new_occurrence.pk) if p)}
         target = locked[new_occurrence.pk]
-        if target.status == ClassOccurrence.CANCELLED:
+        if target.status == ClassStatus.CANCELLED:
             raise ClassCancelled()
         if booking.contact_id:
             existing = active_booking_of(target.pk, booking.contact_id, exclude_id=booking.pk)
@@ -365,7 +378,7 @@ def join_waitlist(*, organization, occurrence, contact, notes=None) -> WaitlistE
     ALREADY_BOOKED, ALREADY_ON_WAITLIST, CLASS_NOT_FULL (details.spotsLeft). Emits `waitlist.joined`."""
     with transaction.atomic():
         occ = lock_occurrence(occurrence.pk)
-        if occ.status == ClassOccurrence.CANCELLED:
+        if occ.status == ClassStatus.CANCELLED:
             raise ClassCancelled()
         if not occ.allow_waitlist:
             raise WaitlistNotAllowed()
@@ -395,7 +408,7 @@ def join_waitlist(*, organization, occurrence, contact, notes=None) -> WaitlistE
             class_occurrence=occ,
             contact=contact,
             position=(last or 0) + 1,
-            status="pending",
+            status=WaitlistStatus.PENDING,
             notes=notes,
         )
         emit(organization, "waitlist.joined", waitlist_event_data(entry.pk))
@@ -431,8 +444,8 @@ def remove_waitlist_entry(entry) -> WaitlistEntry:
         entry = WaitlistEntry.objects.select_for_update(of=("self",)).select_related("contact").get(pk=entry.pk)
         if entry.status not in ACTIVE_WAITLIST_STATUSES:
             raise InvalidStateTransition(entry.status)
-        was_notified = entry.status == "notified"
-        entry.status = "removed"
+        was_notified = entry.status == WaitlistStatus.NOTIFIED
+        entry.status = WaitlistStatus.REMOVED
         entry.save(update_fields=["status"])
         emit(occ.organization, "waitlist.removed", waitlist_event_data(entry.pk))
         if was_notified:

@@ -4,12 +4,15 @@ import importlib
 
 from django.utils import timezone
 
+from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
 from . import class_services
 from .checkins import check_in_booking
-from .models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, WaitlistEntry
+from .choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, OPEN_BOOKING_STATUSES
+from .models import Booking, WaitlistEntry
 
 
 def _as_list(value) -> list:
@@ -50,7 +53,7 @@ def seed(organization, ctx: dict) -> None:
     checks in a couple of bookings. Puts `ctx["class_bookings"]`."""
     _seed_area_bookings(organization, ctx)
     contacts = _as_list(ctx.get("contacts")) or list(
-        Contact.objects.filter(organization=organization, status="active").order_by("id")[:12]
+        Contact.objects.filter(organization=organization, status=ContactStatus.ACTIVE).order_by("id")[:12]
     )
     if not contacts:
         return
@@ -59,7 +62,7 @@ def seed(organization, ctx: dict) -> None:
         c
         for c in _as_list(ctx.get("classes"))
         or ClassOccurrence.objects.filter(organization=organization, start_time__gt=now).order_by("start_time")[:6]
-        if c.status == ClassOccurrence.ACTIVE and c.start_time > now
+        if c.status == ClassStatus.ACTIVE and c.start_time > now
     ]
     full_class = ctx.get("full_class")
     memberships = {m.contact_id: m for m in _as_list(ctx.get("memberships"))}
@@ -71,7 +74,7 @@ def seed(organization, ctx: dict) -> None:
             if booking is not None:
                 bookings.append(booking)
 
-    if full_class is not None and full_class.status == ClassOccurrence.ACTIVE:
+    if full_class is not None and full_class.status == ClassStatus.ACTIVE:
         seats = full_class.max_capacity or 4
         waiting = contacts[seats : seats + 2]
         for contact in contacts[:seats]:
@@ -92,6 +95,6 @@ def seed(organization, ctx: dict) -> None:
                     break
 
     for booking in bookings[:2]:
-        if booking.status in ("pending", "confirmed"):
+        if booking.status in OPEN_BOOKING_STATUSES:
             check_in_booking(organization=organization, booking=booking, source="admin")
     ctx["class_bookings"] = bookings

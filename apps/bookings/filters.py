@@ -10,8 +10,10 @@ from apps.api.filtersets import (
     QueryFilter,
 )
 
-BOOKING_TYPES = ("area", "class", "event")
-BOOKING_STATUSES = ("pending", "confirmed", "checked_in", "cancelled")
+from .choices import BookingStatus, BookingType, CheckInMethod, WaitlistStatus
+
+# The `status` filter of the bookings list names the allowed values in this order (not the declaration order).
+BOOKING_STATUSES = (BookingStatus.PENDING, BookingStatus.CONFIRMED, BookingStatus.CHECKED_IN, BookingStatus.CANCELLED)
 
 
 class AnyOfFilter(QueryFilter):
@@ -25,7 +27,7 @@ class AnyOfFilter(QueryFilter):
 
 
 class BookingFilterSet(PlatformFilterSet):
-    type = ChoiceListFilter("type", choices=BOOKING_TYPES)
+    type = ChoiceListFilter("type", choices=BookingType)
     status = ChoiceListFilter(
         "status", choices=BOOKING_STATUSES, help_text="Comma list of pending, confirmed, checked_in, cancelled."
     )
@@ -59,7 +61,7 @@ class PlayerFilterSet(PlatformFilterSet):
 class RosterFilterSet(PlatformFilterSet):
     status = ChoiceListFilter(
         "status",
-        choices=("confirmed", "pending", "checked_in", "cancelled"),
+        choices=BookingStatus,
         help_text="Comma list: confirmed, pending, checked_in, cancelled.",
     )
     checkedIn = BooleanFilter("checked_in_at", method="with_check_in")
@@ -70,12 +72,9 @@ class RosterFilterSet(PlatformFilterSet):
         return queryset.filter(checked_in_at__isnull=not checked_in)
 
 
-WAITLIST_STATUSES = ("pending", "notified", "promoted", "removed", "expired")
-
-
 class WaitlistFilterSet(PlatformFilterSet):
     status = ChoiceListFilter(
-        "status", choices=WAITLIST_STATUSES, help_text="Comma list: " + ", ".join(WAITLIST_STATUSES)
+        "status", choices=WaitlistStatus, help_text="Comma list: " + ", ".join(WaitlistStatus.values)
     )
 
     order_by = ("position", "id")
@@ -87,7 +86,7 @@ class CheckInFilterSet(PlatformFilterSet):
     bookingId = IntegerFilter("booking_id")
     contactId = IntegerFilter("contact_id")
     membershipId = IntegerFilter("membership_id")
-    method = ChoiceListFilter("method", choices=("booking", "membership"), help_text="Comma list: booking, membership.")
+    method = ChoiceListFilter("method", choices=CheckInMethod, help_text="Comma list: booking, membership.")
 
     date_window = DateWindow("checked_in_at", club_clock=True, start_help="", end_help="")
     ordering = Ordering(

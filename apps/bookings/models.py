@@ -1,20 +1,15 @@
 from django.db import models
 from django.db.models import Q
 
-ACTIVE_BOOKING_STATUSES = ("pending", "confirmed", "checked_in")
-ACTIVE_WAITLIST_STATUSES = ("pending", "notified")
+from .choices import BookingStatus, BookingType, CheckInMethod, PaymentStatus, WaitlistStatus
 
 
 class Booking(models.Model):
     """A booking of an area (court), a seat in a class occurrence, or an event ticket."""
 
-    TYPES = [("area", "Area"), ("class", "Class"), ("event", "Event")]
-    STATUSES = [(s, s) for s in ("pending", "confirmed", "checked_in", "cancelled")]
-    PAYMENT_STATUSES = [(s, s) for s in ("paid", "unpaid", "no_charge")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="bookings")
-    type = models.CharField(max_length=10, choices=TYPES)
-    status = models.CharField(max_length=12, choices=STATUSES, default="confirmed")
+    type = models.CharField(max_length=10, choices=BookingType.choices)
+    status = models.CharField(max_length=12, choices=BookingStatus.choices, default=BookingStatus.CONFIRMED)
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="bookings")
     area = models.ForeignKey("clubs.Area", null=True, blank=True, on_delete=models.PROTECT, related_name="bookings")
     class_occurrence = models.ForeignKey(
@@ -29,7 +24,7 @@ class Booking(models.Model):
     end_time = models.DateTimeField()
     sport = models.CharField(max_length=60, null=True, blank=True)
     price_before_tax = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    payment_status = models.CharField(max_length=10, choices=PAYMENT_STATUSES, default="unpaid")
+    payment_status = models.CharField(max_length=10, choices=PaymentStatus.choices, default=PaymentStatus.UNPAID)
     payment_amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     paid_amount = models.DecimalField(max_digits=10, decimal_places=2, default=0)
     refunded_amount = models.DecimalField(max_digits=10, decimal_places=2, default=0)
@@ -90,15 +85,13 @@ class Player(models.Model):
 class WaitlistEntry(models.Model):
     """A contact waiting for a seat in a full class occurrence."""
 
-    STATUSES = [(s, s) for s in ("pending", "notified", "promoted", "removed", "expired")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
     class_occurrence = models.ForeignKey(
         "classes.ClassOccurrence", on_delete=models.CASCADE, related_name="waitlist_entries"
     )
     contact = models.ForeignKey("contacts.Contact", on_delete=models.CASCADE, related_name="waitlist_entries")
     position = models.PositiveIntegerField()
-    status = models.CharField(max_length=10, choices=STATUSES, default="pending")
+    status = models.CharField(max_length=10, choices=WaitlistStatus.choices, default=WaitlistStatus.PENDING)
     booking = models.ForeignKey(Booking, null=True, blank=True, on_delete=models.SET_NULL)
     notes = models.TextField(null=True, blank=True)
     notified_at = models.DateTimeField(null=True, blank=True)
@@ -113,10 +106,8 @@ class WaitlistEntry(models.Model):
 class CheckIn(models.Model):
     """An arrival: of a booking, or a walk-in on a membership (optionally into a class)."""
 
-    METHODS = [("booking", "Booking"), ("membership", "Membership")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
-    method = models.CharField(max_length=12, choices=METHODS)
+    method = models.CharField(max_length=12, choices=CheckInMethod.choices)
     booking = models.ForeignKey(Booking, null=True, blank=True, on_delete=models.SET_NULL, related_name="checkins")
     membership = models.ForeignKey("billing.Membership", null=True, blank=True, on_delete=models.SET_NULL)
     class_occurrence = models.ForeignKey(

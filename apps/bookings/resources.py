@@ -7,15 +7,15 @@ presented with no scopes, so they never carry one.
 
 import datetime as dt
 from collections import defaultdict
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
 from apps.api.resources import Describe, Email, PresentContext, Resource
 from apps.contacts.models import display_name
 
 from . import models
+from .choices import BookingStatus, BookingType, CheckInMethod, EntranceMethod, PaymentStatus, WaitlistStatus
 
-BookingStatus = Literal["confirmed", "pending", "checked_in", "cancelled"]
 CONTACT_EMAIL_HELP = "Null unless the credential holds contacts:read."
 
 
@@ -31,7 +31,7 @@ def contact_email(row, ctx: PresentContext) -> str | None:
 
 
 class Payment(TypedDict):
-    status: Literal["paid", "unpaid", "no_charge"]
+    status: PaymentStatus
     amount: float | None
     paidAmount: Annotated[float, Describe("Gross collected before refunds, 0 when none.")]
     refundedAmount: Annotated[float, Describe("Total across refunds; kept = paid - refunded.")]
@@ -97,7 +97,7 @@ class BookingAreaRef(TypedDict):
 
 class Booking(TypedDict):
     id: int
-    type: Literal["area", "class", "event"]
+    type: BookingType
     status: BookingStatus
     clubId: int
     areaId: int | None
@@ -168,7 +168,7 @@ class BookingResource(Resource):
 
     def load(self, rows, ctx: PresentContext) -> None:
         """The players of the page's area bookings (organizer first, then by id), in one query."""
-        area_ids = [row["id"] for row in rows if row["type"] == "area"]
+        area_ids = [row["id"] for row in rows if row["type"] == BookingType.AREA]
         by_booking = defaultdict(list)
         if area_ids:
             players = models.Player.objects.filter(booking_id__in=area_ids)
@@ -177,7 +177,7 @@ class BookingResource(Resource):
         ctx.memo["booking.players"] = by_booking
 
     def present(self, row: dict, ctx: PresentContext) -> Booking:
-        if row["type"] == "area":
+        if row["type"] == BookingType.AREA:
             players = ctx.memo["booking.players"].get(row["id"], [])
             player_count = len(players)
         else:
@@ -237,7 +237,7 @@ class ClassBooking(TypedDict):
     checkedIn: bool
     checkedInAt: dt.datetime | None
     membershipId: int | None
-    entranceMethod: Literal["direct_payment", "membership", "external_program"] | None
+    entranceMethod: EntranceMethod | None
     payment: Payment
     notes: str | None
     createdAt: dt.datetime
@@ -295,7 +295,7 @@ class WaitlistEntry(TypedDict):
     contactName: str | None
     contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
     position: int
-    status: Literal["pending", "notified", "promoted", "removed", "expired"]
+    status: WaitlistStatus
     bookingId: int | None
     notes: str | None
     notifiedAt: dt.datetime | None
@@ -335,7 +335,7 @@ class WaitlistEntryResource(Resource):
 
 class CheckIn(TypedDict):
     id: int
-    method: Literal["booking", "membership"]
+    method: CheckInMethod
     bookingId: int | None
     membershipId: int | None
     classId: int | None

@@ -13,13 +13,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
+from apps.classes.choices import ClassStatus
+from apps.contacts.choices import ContactStatus
 from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 
-from .models import ACTIVE_BOOKING_STATUSES, Booking, Player
+from .choices import (
+    ACTIVE_BOOKING_STATUSES,
+    OPEN_BOOKING_STATUSES,
+    BookingStatus,
+    BookingType,
+    EntranceMethod,
+    PaymentStatus,
+)
+from .models import Booking, Player
 from .resources import BOOKING, event_context
 
-CANCELLABLE_STATUSES = ("pending", "confirmed")
 CENTS = Decimal("0.01")
 
 
@@ -90,11 +99,11 @@ def _set_price(booking, organization, price_before_tax):
     booking.payment_amount = _tax_inclusive(organization, price_before_tax)
     amount = booking.payment_amount or Decimal("0")
     if amount <= 0:
-        booking.payment_status = "no_charge"
+        booking.payment_status = PaymentStatus.NO_CHARGE
     elif (booking.paid_amount or 0) >= amount:
-        booking.payment_status = "paid"
+        booking.payment_status = PaymentStatus.PAID
     else:
-        booking.payment_status = "unpaid"
+        booking.payment_status = PaymentStatus.UNPAID
 
 
 # --- conflicts ------------------------------------------------------------------------------------------------
@@ -120,7 +129,7 @@ def find_area_conflicts(area, start_time, end_time, exclude_booking_id=None) -> 
     ]
     blocks = AreaBlock.objects.filter(area=area, **overlap).order_by("start_time", "id")
     conflicts += [{"type": "block", "id": pk} for pk in blocks.values_list("pk", flat=True)]
-    classes = ClassOccurrence.objects.filter(area=area, status=ClassOccurrence.ACTIVE, **overlap)
+    classes = ClassOccurrence.objects.filter(area=area, status=ClassStatus.ACTIVE, **overlap)
     conflicts += [
         {"type": "class", "id": pk} for pk in classes.order_by("start_time", "id").values_list("pk", flat=True)
     ]
@@ -175,7 +184,7 @@ def _check_area(area):
 
 
 def _check_contact(contact, field="contactId"):
-    if contact is not None and contact.status != "active":
+    if contact is not None and contact.status != ContactStatus.ACTIVE:
         raise ValidationFailed({field: ["The contact is archived."]})
 
 
@@ -238,11 +247,11 @@ def _add_players(booking, organizer, entries, max_players):
 
 def add_player(booking, *, contact=None, name=None, email=None) -> Player:
     """Add a participant to an area booking (409 PLAYER_LIMIT_REACHED / DUPLICATE_VALUE)."""
-    if booking.type != "area":
+    if booking.type != BookingType.AREA:
         raise ValidationFailed({"bookingId": ["Players can only be added to area bookings."]})
     with transaction.atomic():
         booking = Booking.objects.select_for_update(of=("self",)).select_related("area__area_type").get(pk=booking.pk)
-        if booking.status == "cancelled":
+        if booking.status == BookingStatus.CANCELLED:
             raise InvalidStateTransition(booking.status, "A cancelled booking cannot take players.")
         _check_contact(contact)
         existing = list(booking.players.order_by("id"))
@@ -283,7 +292,7 @@ def create_area_booking(
     players=(),
     sport=None,
     price_before_tax=None,
-    status="confirmed",
+    status=BookingStatus.CONFIRMED,
     notes=None,
     notify_customer=False,
     source="api",
@@ -303,7 +312,7 @@ def create_area_booking(
             price_before_tax = default_area_price(area, start_time, end_time)
         booking = Booking(
             organization=organization,
-            type="area",
+            type=BookingType.AREA,
             status=status,
             club_id=area.club_id,
             area=area,
@@ -315,7 +324,7 @@ def create_area_booking(
             source=source,
             external_source=external_source,
             external_id=external_id,
-            entrance_method="direct_payment",
+            entrance_method=EntranceMethod.DIRECT_PAYMENT,
         )
         _set_price(booking, organization, price_before_tax)
         _save_area_booking(booking)
@@ -353,7 +362,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
     """PATCH a booking. Area: reschedule (same conflict rules, excluding itself), price, sport, notes,
     `pending` -> `confirmed`. Class: notes, `pending` -> `confirmed`, and `class_occurrence` to move the seat.
     Cancelled: 409."""
-    allowed = {"area": AREA_FIELDS, "class": CLASS_FIELDS}.get(booking.type, EVENT_FIELDS)
+    allowed = {BookingType.AREA: AREA_FIELDS, BookingType.CLASS: CLASS_FIELDS}.get(booking.type, EVENT_FIELDS)
     refused = [API_NAMES.get(k, k) for k in changes if k not in allowed]
     if refused:
         raise ValidationFailed({name: [f"Not writable on a {booking.type} booking."] for name in refused})
@@ -363,7 +372,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
             .select_related("area__club", "club", "organization")
             .get(pk=booking.pk)
         )
-        if booking.status == "cancelled":
+        if booking.status == BookingStatus.CANCELLED:
             raise InvalidStateTransition(booking.status)
         changed = []
         moved = None
@@ -377,7 +386,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
         if "status" in changes:
             new_status = changes.pop("status")
             if new_status != booking.status:
-                if not (booking.status == "pending" and new_status == "confirmed"):
+                if not (booking.status == BookingStatus.PENDING and new_status == BookingStatus.CONFIRMED):
                     raise InvalidStateTransition(
                         booking.status, f"Cannot change status from `{booking.status}` to `{new_status}`."
                     )
@@ -444,18 +453,18 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
             .select_related("area__club", "club", "organization")
             .get(pk=booking.pk)
         )
-        if booking.status not in CANCELLABLE_STATUSES:
+        if booking.status not in OPEN_BOOKING_STATUSES:
             raise InvalidStateTransition(booking.status)
-        booking.status = "cancelled"
+        booking.status = BookingStatus.CANCELLED
         booking.cancelled_at = timezone.now()
         booking.cancellation_reason = reason
         booking.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
-        if booking.type == "class":
+        if booking.type == BookingType.CLASS:
             from .class_services import release_seat
 
             release_seat(booking)
         emit_booking(booking, "booking.cancelled")
-        if booking.type == "area" and booking.area_id:
+        if booking.type == BookingType.AREA and booking.area_id:
             emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
         if notify_customer:
             _notify(
@@ -496,10 +505,11 @@ def apply_payment_report(
             booking.payment_fee = fee
         if paid_at is not None:
             booking.paid_at = paid_at
-        if booking.payment_status != "no_charge":
+        if booking.payment_status != PaymentStatus.NO_CHARGE:
             amount = booking.payment_amount or Decimal("0")
-            booking.payment_status = "paid" if Decimal(paid_amount) >= amount else "unpaid"
-        if booking.payment_status == "paid" and booking.paid_at is None:
+            paid_in_full = Decimal(paid_amount) >= amount
+            booking.payment_status = PaymentStatus.PAID if paid_in_full else PaymentStatus.UNPAID
+        if booking.payment_status == PaymentStatus.PAID and booking.paid_at is None:
             booking.paid_at = timezone.now()
         after = (
             booking.paid_amount,
@@ -510,8 +520,8 @@ def apply_payment_report(
             booking.paid_at,
         )
         changed = ["payment"] if before != after else []
-        if booking.status == "pending" and booking.payment_status == "paid":
-            booking.status = "confirmed"
+        if booking.status == BookingStatus.PENDING and booking.payment_status == PaymentStatus.PAID:
+            booking.status = BookingStatus.CONFIRMED
             changed.append("status")
         if changed:
             booking.save()

@@ -6,9 +6,11 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from apps.clubs.choices import DayOfWeek
 from apps.clubs.models import Area, Club
 
 from . import services
+from .choices import EndsType, Frequency
 from .models import ClassOccurrence, ClassType
 
 SERIES_NAME = "Evening Strength"
@@ -88,10 +90,10 @@ def seed(organization, ctx: dict) -> None:
                 "price_before_tax": Decimal("8.00"),
                 "instructors": instructors[:1],
                 "recurrence": {
-                    "frequency": "weekly",
+                    "frequency": Frequency.WEEKLY,
                     "interval": 1,
-                    "days_of_week": ["monday", "wednesday", "friday"],
-                    "ends_type": "never",
+                    "days_of_week": [DayOfWeek.MONDAY, DayOfWeek.WEDNESDAY, DayOfWeek.FRIDAY],
+                    "ends_type": EndsType.NEVER,
                 },
             },
         )

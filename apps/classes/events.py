@@ -4,6 +4,8 @@ from apps.clubs.models import Area
 from apps.clubs.services import emit_availability_changed
 from apps.domain_events import services as domain_events
 
+from .choices import SeriesStatus
+
 
 def emit_class_events(organization, type_: str, class_ids, changed_fields: dict | None = None):
     """`type_` (class.created/updated/cancelled) for each id, with the Class as GET returns it after commit.
@@ -38,7 +40,7 @@ def emit_classes_deleted(organization, rows: list[tuple[int, int | None]]):
         )
 
 
-def emit_series_changed(organization, recurrence_id: int, *, created=0, removed=0, status="active"):
+def emit_series_changed(organization, recurrence_id: int, *, created=0, removed=0, status=SeriesStatus.ACTIVE):
     data = {
         "recurrenceId": recurrence_id,
         "occurrencesCreated": created,

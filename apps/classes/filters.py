@@ -14,9 +14,8 @@ from apps.api.filtersets import (
     SearchFilter,
 )
 
+from .choices import ClassStatus, TimeStatus, Visibility
 from .models import ClassOccurrence
-
-VISIBILITIES = [code for code, _ in ClassOccurrence.VISIBILITIES]
 
 
 class ClassFilterSet(PlatformFilterSet):
@@ -25,9 +24,9 @@ class ClassFilterSet(PlatformFilterSet):
     classTypeId = IntegerFilter("class_type_id")
     recurrenceId = IntegerFilter("series_id")
     instructorId = IntegerFilter(method="with_instructor")
-    status = ChoiceListFilter("status", choices=("active", "cancelled"))
-    visibility = ChoiceListFilter("visibility", choices=VISIBILITIES)
-    timeStatus = ChoiceListFilter(choices=("past", "upcoming"), method="in_time_status")
+    status = ChoiceListFilter("status", choices=ClassStatus)
+    visibility = ChoiceListFilter("visibility", choices=Visibility)
+    timeStatus = ChoiceListFilter(choices=TimeStatus, method="in_time_status")
     q = SearchFilter("name", help_text="Case-insensitive substring of the name.")
 
     date_window = DateWindow(
@@ -50,7 +49,7 @@ class ClassFilterSet(PlatformFilterSet):
     def in_time_status(self, queryset, name, statuses):
         if len(set(statuses)) != 1:
             return queryset
-        lookup = "end_time__lt" if statuses[0] == "past" else "end_time__gte"
+        lookup = "end_time__lt" if statuses[0] == TimeStatus.PAST else "end_time__gte"
         return queryset.filter(**{lookup: timezone.now()})
 
 

@@ -1,6 +1,8 @@
 from django.db import models
 from django.db.models import Q
 
+from .choices import ClassStatus, EndsType, Frequency, SeriesStatus, Visibility
+
 
 class ClassType(models.Model):
     """A kind of class (Yoga, Padel clinic): default party size, colour, sport."""
@@ -62,19 +64,15 @@ class ProgressionLevel(models.Model):
 class ClassSeries(models.Model):
     """The recurrence rule of a recurring class; its occurrences are ClassOccurrence rows."""
 
-    FREQUENCIES = [("daily", "Daily"), ("weekly", "Weekly"), ("monthly", "Monthly")]
-    ENDS_TYPES = [("until", "Until"), ("after", "After"), ("never", "Never")]
-    STATUSES = [("active", "Active"), ("paused", "Paused"), ("cancelled", "Cancelled")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE)
-    frequency = models.CharField(max_length=10, choices=FREQUENCIES)
+    frequency = models.CharField(max_length=10, choices=Frequency.choices)
     interval = models.PositiveIntegerField(default=1)
     days_of_week = models.JSONField(default=list, blank=True)
-    ends_type = models.CharField(max_length=10, choices=ENDS_TYPES, default="never")
+    ends_type = models.CharField(max_length=10, choices=EndsType.choices, default=EndsType.NEVER)
     ends_date = models.DateTimeField(null=True, blank=True)
     ends_total_occurrences = models.PositiveIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=10, choices=STATUSES, default="active")
+    status = models.CharField(max_length=10, choices=SeriesStatus.choices, default=SeriesStatus.ACTIVE)
     # The template slot: first start (the series runs from here), duration, and the club-local wall clock.
     dtstart = models.DateTimeField()
     duration_minutes = models.PositiveIntegerField()
@@ -97,11 +95,6 @@ class ClassSeries(models.Model):
 class ClassOccurrence(models.Model):
     """One class occurrence: the `Class` of the API. A recurring class has one row per occurrence."""
 
-    ACTIVE = "active"
-    CANCELLED = "cancelled"
-    STATUSES = [(ACTIVE, "Active"), (CANCELLED, "Cancelled")]
-    VISIBILITIES = [("Public", "Public"), ("Member_only", "Member only"), ("Private", "Private")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="classes")
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="classes")
     area = models.ForeignKey("clubs.Area", null=True, blank=True, on_delete=models.SET_NULL, related_name="classes")
@@ -115,8 +108,8 @@ class ClassOccurrence(models.Model):
     images = models.JSONField(default=list, blank=True)
     start_time = models.DateTimeField()
     end_time = models.DateTimeField()
-    status = models.CharField(max_length=10, choices=STATUSES, default=ACTIVE)
-    visibility = models.CharField(max_length=12, choices=VISIBILITIES, default="Public")
+    status = models.CharField(max_length=10, choices=ClassStatus.choices, default=ClassStatus.ACTIVE)
+    visibility = models.CharField(max_length=12, choices=Visibility.choices, default=Visibility.PUBLIC)
     sport = models.CharField(max_length=60, null=True, blank=True)
     color = models.CharField(max_length=7, null=True, blank=True)
     price_before_tax = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)

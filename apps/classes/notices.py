@@ -5,10 +5,14 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from apps.bookings.models import ACTIVE_BOOKING_STATUSES, Booking
+from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
+from apps.bookings.models import Booking
 from apps.instructors.models import Instructor
+from apps.notifications.choices import Channel
 from apps.notifications.ics import CalendarEvent, build_calendar
 from apps.notifications.services import notify_contacts
+
+from .choices import ClassStatus
 
 SCHEDULE_FIELDS = frozenset({"startTime", "endTime", "areaId", "clubId", "instructorIds"})
 
@@ -29,7 +33,7 @@ def booked_contact_ids(occurrence_ids) -> list[int]:
     return sorted(
         set(
             Booking.objects.filter(
-                class_occurrence_id__in=list(occurrence_ids), type="class", status__in=ACTIVE_BOOKING_STATUSES
+                class_occurrence_id__in=list(occurrence_ids), type=BookingType.CLASS, status__in=ACTIVE_BOOKING_STATUSES
             )
             .exclude(contact_id=None)
             .values_list("contact_id", flat=True)
@@ -39,7 +43,7 @@ def booked_contact_ids(occurrence_ids) -> list[int]:
 
 def notify_booked_of_change(organization, occurrences, changed: set[str]):
     """Tell the booked people of `occurrences` (active ones) about a schedule change, on every channel."""
-    occurrences = [o for o in occurrences if o.status == "active"]
+    occurrences = [o for o in occurrences if o.status == ClassStatus.ACTIVE]
     contact_ids = booked_contact_ids(o.id for o in occurrences)
     if not contact_ids:
         return
@@ -126,6 +130,6 @@ def send_instructor_calendars(organization, assignments: dict[int, list], *, met
             subject=subject,
             body="\n".join(lines),
             data={"classIds": [o.id for o in occurrences], "method": method},
-            channels=("email",),
+            channels=(Channel.EMAIL,),
             attachments=[("class.ics", ics, "text/calendar")],
         )

@@ -14,17 +14,20 @@ from zoneinfo import ZoneInfo
 from dateutil import rrule
 from django.conf import settings
 
-DAYS_OF_WEEK = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+from apps.clubs.choices import DayOfWeek
+
+from .choices import EndsType, Frequency
+
 _RRULE_DAYS = {
-    "monday": rrule.MO,
-    "tuesday": rrule.TU,
-    "wednesday": rrule.WE,
-    "thursday": rrule.TH,
-    "friday": rrule.FR,
-    "saturday": rrule.SA,
-    "sunday": rrule.SU,
+    DayOfWeek.MONDAY: rrule.MO,
+    DayOfWeek.TUESDAY: rrule.TU,
+    DayOfWeek.WEDNESDAY: rrule.WE,
+    DayOfWeek.THURSDAY: rrule.TH,
+    DayOfWeek.FRIDAY: rrule.FR,
+    DayOfWeek.SATURDAY: rrule.SA,
+    DayOfWeek.SUNDAY: rrule.SU,
 }
-_FREQUENCIES = {"daily": rrule.DAILY, "weekly": rrule.WEEKLY, "monthly": rrule.MONTHLY}
+_FREQUENCIES = {Frequency.DAILY: rrule.DAILY, Frequency.WEEKLY: rrule.WEEKLY, Frequency.MONTHLY: rrule.MONTHLY}
 
 
 # Occurrences starting after this (local wall clock) are never created: the calendar ends with 2199.
@@ -62,12 +65,12 @@ def iter_rule(series) -> Iterator[tuple[int, dt.datetime]]:
     tz = ZoneInfo(series.timezone)
     local_start = series.dtstart.astimezone(tz).replace(tzinfo=None)
     kwargs = {"dtstart": local_start, "interval": series.interval or 1}
-    if series.frequency == "weekly":
+    if series.frequency == Frequency.WEEKLY:
         kwargs["byweekday"] = [_RRULE_DAYS[d] for d in series.days_of_week]
-    if series.ends_type == "after":
+    if series.ends_type == EndsType.AFTER:
         kwargs["count"] = min(series.ends_total_occurrences or 1, max_occurrences())
     rule = rrule.rrule(_FREQUENCIES[series.frequency], **kwargs)
-    bounded = series.ends_type != "never"
+    bounded = series.ends_type != EndsType.NEVER
     last = LAST_LOCAL_START
     for index, start in enumerate(rule, start=1):
         if bounded and index > max_occurrences():
@@ -86,9 +89,9 @@ def expand(series, club, *, after_index: int, horizon: dt.datetime | None) -> It
         if index <= after_index:
             continue
         start = localize(local_start, tz) + shift
-        if series.ends_type == "until" and series.ends_date is not None and start > series.ends_date:
+        if series.ends_type == EndsType.UNTIL and series.ends_date is not None and start > series.ends_date:
             return
-        if series.ends_type == "never" and horizon is not None and start > horizon:
+        if series.ends_type == EndsType.NEVER and horizon is not None and start > horizon:
             return
         skipped = club_is_closed(club, start.astimezone(ZoneInfo(club.timezone)).date())
         yield Slot(index=index, start=start, end=start + duration, skipped=skipped)

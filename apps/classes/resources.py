@@ -7,7 +7,7 @@ type names) are computed once per distinct value.
 """
 
 import datetime as dt
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, NotRequired, TypedDict
 from zoneinfo import ZoneInfo
 
 from django.db.models import Count, IntegerField, OuterRef, Subquery
@@ -17,15 +17,14 @@ from apps.api.expressions import related_ids
 from apps.api.fastread import fetch_values
 from apps.api.presenters import money
 from apps.api.resources import Describe, PresentContext, Resource
-from apps.bookings.models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, CheckIn, WaitlistEntry
+from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, BookingType, CheckInMethod
+from apps.bookings.models import Booking, CheckIn, WaitlistEntry
+from apps.clubs.choices import DayOfWeek
 from apps.instructors.models import Instructor
 from apps.instructors.resources import INSTRUCTOR_SUMMARY, InstructorSummary
 
 from . import models
-
-Frequency = Literal["daily", "weekly", "monthly"]
-DayOfWeek = Literal["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-EndsType = Literal["until", "after", "never"]
+from .choices import AvailabilityStatus, ClassStatus, EndsType, Frequency, SeriesStatus, TimeStatus, Visibility
 
 
 class ClassTypeRef(TypedDict):
@@ -54,7 +53,7 @@ class ClassRecurrence(TypedDict):
     endsType: EndsType
     endsDate: dt.datetime | None
     endsTotalOccurrences: int | None
-    status: Literal["active", "paused", "cancelled"]
+    status: SeriesStatus
 
 
 class ClassSeriesInfo(TypedDict):
@@ -81,8 +80,8 @@ class Class(TypedDict):
     endTime: dt.datetime
     durationMinutes: int
     isMultiDay: bool
-    status: Literal["active", "cancelled"]
-    visibility: Literal[tuple(code for code, _ in models.ClassOccurrence.VISIBILITIES)]
+    status: ClassStatus
+    visibility: Visibility
     sport: str | None
     color: str | None
     price: float | None
@@ -95,8 +94,8 @@ class Class(TypedDict):
     spotsLeft: int | None
     waitlistCount: int
     allowWaitlist: bool
-    timeStatus: Literal["past", "upcoming"]
-    availabilityStatus: Literal["available", "full"]
+    timeStatus: TimeStatus
+    availabilityStatus: AvailabilityStatus
     recurrenceId: int | None
     occurrenceIndex: int | None
     recurrence: ClassRecurrence | None
@@ -116,8 +115,8 @@ def _count_subquery(queryset, fk: str):
 
 def annotate_counts(queryset):
     """`booked_total` (active class bookings), `walk_in_total` (standalone check-ins), `waitlist_total`."""
-    bookings = Booking.objects.filter(type="class", status__in=ACTIVE_BOOKING_STATUSES)
-    walk_ins = CheckIn.objects.filter(method="membership", booking__isnull=True)
+    bookings = Booking.objects.filter(type=BookingType.CLASS, status__in=ACTIVE_BOOKING_STATUSES)
+    walk_ins = CheckIn.objects.filter(method=CheckInMethod.MEMBERSHIP, booking__isnull=True)
     waitlist = WaitlistEntry.objects.filter(status__in=ACTIVE_WAITLIST_STATUSES)
     return queryset.annotate(
         booked_total=_count_subquery(bookings, "class_occurrence"),
@@ -134,7 +133,7 @@ def _recurrence(row) -> ClassRecurrence | None:
         "id": row["series_id"],
         "frequency": frequency,
         "interval": row["series__interval"],
-        "daysOfWeek": list(row["series__days_of_week"] or []) if frequency == "weekly" else [],
+        "daysOfWeek": list(row["series__days_of_week"] or []) if frequency == Frequency.WEEKLY else [],
         "endsType": row["series__ends_type"],
         "endsDate": row["series__ends_date"],
         "endsTotalOccurrences": row["series__ends_total_occurrences"],
@@ -260,8 +259,8 @@ class ClassResource(Resource):
             "spotsLeft": spots_left,
             "waitlistCount": row["waitlist_total"],
             "allowWaitlist": row["allow_waitlist"],
-            "timeStatus": "past" if end < ctx.now else "upcoming",
-            "availabilityStatus": "full" if spots_left == 0 else "available",
+            "timeStatus": TimeStatus.PAST if end < ctx.now else TimeStatus.UPCOMING,
+            "availabilityStatus": AvailabilityStatus.FULL if spots_left == 0 else AvailabilityStatus.AVAILABLE,
             "recurrenceId": row["series_id"],
             "occurrenceIndex": row["occurrence_index"],
             "recurrence": _recurrence(row),

@@ -12,16 +12,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ValidationFailed
-from apps.bookings.models import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, Booking, WaitlistEntry
+from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES
+from apps.bookings.models import Booking, WaitlistEntry
 from apps.instructors.models import Instructor
 
 from . import events, notices
+from .choices import ClassStatus, EditScope, EndsType, SeriesStatus
 from .models import ClassOccurrence, ClassSeries
 from .recurrence import expand, last_index_within_end, max_occurrences
-
-THIS = "this"
-ALL_FUTURE = "all_future"
-SCOPES = (THIS, ALL_FUTURE)
 
 # Occurrence fields copied from the series template onto new occurrences (model field names).
 TEMPLATE_FIELDS = (
@@ -151,7 +149,7 @@ def materialize(series, club, *, horizon: dt.datetime | None) -> tuple[list[int]
     """
     slots = list(expand(series, club, after_index=series.materialized_index, horizon=horizon))
     if not slots:
-        if series.ends_type == "never" and horizon is not None:
+        if series.ends_type == EndsType.NEVER and horizon is not None:
             series.materialized_until = horizon
             series.save(update_fields=["materialized_until", "updated_at"])
         return [], 0
@@ -171,7 +169,7 @@ def materialize(series, club, *, horizon: dt.datetime | None) -> tuple[list[int]
     if instructor_ids and created_ids:
         _set_instructors(created_ids, instructor_ids, replace=False)
     series.materialized_index = slots[-1].index
-    series.materialized_until = horizon if series.ends_type == "never" else slots[-1].start
+    series.materialized_until = horizon if series.ends_type == EndsType.NEVER else slots[-1].start
     series.save(update_fields=["materialized_index", "materialized_until", "updated_at"])
     return created_ids, len(slots)
 
@@ -209,7 +207,7 @@ def create_class(organization, data: dict):
             timezone=club.timezone,
             template=template_from(data, [i.pk for i in instructors]),
         )
-        horizon = window_horizon(series) if series.ends_type == "never" else None
+        horizon = window_horizon(series) if series.ends_type == EndsType.NEVER else None
         if horizon is not None:
             first_window = expand(series, club, after_index=0, horizon=horizon)
             if sum(1 for _ in itertools.islice(first_window, max_occurrences() + 1)) > max_occurrences():
@@ -231,7 +229,7 @@ def create_class(organization, data: dict):
         if instructors:
             invited = (
                 ClassOccurrence.objects.select_related("club", "area")
-                .filter(id__in=created_ids, status=ClassOccurrence.ACTIVE)
+                .filter(id__in=created_ids, status=ClassStatus.ACTIVE)
                 .order_by("start_time", "id")[:CALENDAR_MAX_EVENTS]
             )
             _invite_instructors(organization, list(invited), [i.pk for i in instructors])
@@ -248,7 +246,7 @@ CALENDAR_MAX_EVENTS = 520
 def _invite_instructors(organization, occurrences, instructor_ids):
     """On create: each assigned instructor gets ONE iCalendar REQUEST e-mail (after commit) with a VEVENT per
     active occurrence written now (a series: its first window, at most CALENDAR_MAX_EVENTS, earliest first)."""
-    occurrences = [o for o in occurrences if o.status == ClassOccurrence.ACTIVE][:CALENDAR_MAX_EVENTS]
+    occurrences = [o for o in occurrences if o.status == ClassStatus.ACTIVE][:CALENDAR_MAX_EVENTS]
     if not occurrences or not instructor_ids:
         return
     notices.send_instructor_calendars(
@@ -277,7 +275,7 @@ def _targets(occurrence, scope: str, *, lock=True) -> list[ClassOccurrence]:
     queryset = ClassOccurrence.objects.select_related("club", "area")
     if lock:
         queryset = queryset.select_for_update(of=("self",))
-    if scope == ALL_FUTURE and occurrence.series_id:
+    if scope == EditScope.ALL_FUTURE and occurrence.series_id:
         return list(
             queryset.filter(series_id=occurrence.series_id, occurrence_index__gte=occurrence.occurrence_index).order_by(
                 "start_time", "id"
@@ -296,13 +294,13 @@ def _instructor_sets(occurrence_ids) -> dict[int, list[int]]:
     return {k: sorted(v) for k, v in sets.items()}
 
 
-def update_class(organization, occurrence, data: dict, *, scope: str = THIS, notify_customer: bool = False):
+def update_class(organization, occurrence, data: dict, *, scope: str = EditScope.THIS, notify_customer: bool = False):
     """Apply a PATCH to this occurrence, or to it and every later one of its series (`all_future`)."""
     data = dict(data)
     instructors = data.pop("instructors", None)
     with transaction.atomic():
         series = None
-        if scope == ALL_FUTURE and occurrence.series_id:
+        if scope == EditScope.ALL_FUTURE and occurrence.series_id:
             series = ClassSeries.objects.select_for_update().get(pk=occurrence.series_id)
         current = ClassOccurrence.objects.select_for_update().get(pk=occurrence.pk)
         targets = _targets(current, scope)
@@ -348,8 +346,8 @@ def update_class(organization, occurrence, data: dict, *, scope: str = THIS, not
         if series is not None:
             _update_series_template(series, data, instructors, start_delta, end_delta)
         moved = [t for t in targets if old_slots[t.id] != (t.area_id, t.start_time, t.end_time)]
-        if moved and any(t.status == ClassOccurrence.ACTIVE for t in moved):
-            active = [t for t in moved if t.status == ClassOccurrence.ACTIVE]
+        if moved and any(t.status == ClassStatus.ACTIVE for t in moved):
+            active = [t for t in moved if t.status == ClassStatus.ACTIVE]
             events.emit_availability([old_slots[t.id] for t in active] + _slots(active))
         _after_update(organization, targets, changed, old_instructors, instructors, notify_customer)
     return current
@@ -383,7 +381,7 @@ def _after_update(organization, targets, changed, old_instructors, instructors, 
     if notify_customer:
         notices.notify_booked_of_change(organization, rescheduled, all_changed)
     # A cancelled occurrence is no longer on the instructors' calendars (they got a CANCEL): no REQUEST brings it back.
-    rescheduled = [t for t in rescheduled if t.status == ClassOccurrence.ACTIVE]
+    rescheduled = [t for t in rescheduled if t.status == ClassStatus.ACTIVE]
     if not rescheduled:
         return
     new_sets = (
@@ -418,7 +416,7 @@ def _remove_occurrences(organization, occurrences) -> int:
     Booking.objects.filter(class_occurrence_id__in=ids).update(class_occurrence=None, updated_at=timezone.now())
     ClassOccurrence.objects.filter(id__in=ids).delete()
     events.emit_classes_deleted(organization, [(o.id, o.series_id) for o in occurrences])
-    events.emit_availability(_slots(o for o in occurrences if o.status == ClassOccurrence.ACTIVE))
+    events.emit_availability(_slots(o for o in occurrences if o.status == ClassStatus.ACTIVE))
     return len(ids)
 
 
@@ -426,15 +424,15 @@ def move_series_end(organization, occurrence, recurrence: dict):
     """Move where the series ends. Returns (occurrence to show, SeriesResult)."""
     with transaction.atomic():
         series = ClassSeries.objects.select_for_update().select_related("club").get(pk=occurrence.series_id)
-        if series.status == "cancelled":
+        if series.status == SeriesStatus.CANCELLED:
             raise InvalidStateTransition(series.status, "The series is cancelled; its end cannot move.")
         series.ends_type = recurrence["ends_type"]
         series.ends_date = recurrence.get("ends_date")
         series.ends_total_occurrences = recurrence.get("ends_total_occurrences")
         existing = ClassOccurrence.objects.filter(series=series)
-        if series.ends_type == "after":
+        if series.ends_type == EndsType.AFTER:
             beyond = list(existing.filter(occurrence_index__gt=series.ends_total_occurrences))
-        elif series.ends_type == "until":
+        elif series.ends_type == EndsType.UNTIL:
             beyond = list(existing.filter(start_time__gt=series.ends_date))
         else:
             beyond = []
@@ -447,10 +445,10 @@ def move_series_end(organization, occurrence, recurrence: dict):
         if beyond and len(beyond) == existing.count():
             raise ValidationFailed({"recurrence": ["The new end would leave the series without occurrences."]})
         removed = _remove_occurrences(organization, beyond)
-        if series.ends_type != "never":
+        if series.ends_type != EndsType.NEVER:
             series.materialized_index = min(series.materialized_index, last_index_within_end(series))
         series.save()
-        horizon = window_horizon(series) if series.ends_type == "never" else None
+        horizon = window_horizon(series) if series.ends_type == EndsType.NEVER else None
         created_ids, _ = materialize(series, series.club, horizon=horizon)
         events.emit_class_events(organization, "class.created", created_ids)
         _emit_availability_of(created_ids)
@@ -466,18 +464,18 @@ def move_series_end(organization, occurrence, recurrence: dict):
 # --- cancel and delete -----------------------------------------------------------------------------------------
 
 
-def cancel_class(organization, occurrence, *, scope: str = THIS, reason=None, notify_customer=False):
+def cancel_class(organization, occurrence, *, scope: str = EditScope.THIS, reason=None, notify_customer=False):
     with transaction.atomic():
         series = None
-        if scope == ALL_FUTURE and occurrence.series_id:
+        if scope == EditScope.ALL_FUTURE and occurrence.series_id:
             series = ClassSeries.objects.select_for_update().get(pk=occurrence.series_id)
         current = ClassOccurrence.objects.select_for_update().get(pk=occurrence.pk)
-        if current.status == ClassOccurrence.CANCELLED and (series is None or series.status == "cancelled"):
+        if current.status == ClassStatus.CANCELLED and (series is None or series.status == SeriesStatus.CANCELLED):
             raise InvalidStateTransition(current.status)
-        targets = [t for t in _targets(current, scope) if t.status == ClassOccurrence.ACTIVE]
+        targets = [t for t in _targets(current, scope) if t.status == ClassStatus.ACTIVE]
         now = timezone.now()
         for target in targets:
-            target.status = ClassOccurrence.CANCELLED
+            target.status = ClassStatus.CANCELLED
             target.cancelled_at = now
             target.cancellation_reason = reason
             target.updated_at = now
@@ -485,9 +483,9 @@ def cancel_class(organization, occurrence, *, scope: str = THIS, reason=None, no
         events.emit_class_events(organization, "class.cancelled", [t.id for t in targets])
         events.emit_availability(_slots(targets))
         if series is not None:
-            series.status = "cancelled"
+            series.status = SeriesStatus.CANCELLED
             series.save(update_fields=["status", "updated_at"])
-            events.emit_series_changed(organization, series.id, status="cancelled")
+            events.emit_series_changed(organization, series.id, status=SeriesStatus.CANCELLED)
         if targets:
             if notify_customer:
                 notices.notify_booked_of_cancel(organization, targets, reason)
@@ -497,7 +495,7 @@ def cancel_class(organization, occurrence, *, scope: str = THIS, reason=None, no
     return current
 
 
-def delete_class(organization, occurrence, *, scope: str = THIS):
+def delete_class(organization, occurrence, *, scope: str = EditScope.THIS):
     with transaction.atomic():
         series = None
         if occurrence.series_id:
@@ -511,7 +509,7 @@ def delete_class(organization, occurrence, *, scope: str = THIS):
                 details={"classIds": blocked},
             )
         instructor_sets = _instructor_sets([t.id for t in targets])
-        calendar_rows = [t for t in targets if t.status == ClassOccurrence.ACTIVE]
+        calendar_rows = [t for t in targets if t.status == ClassStatus.ACTIVE]
         _send_calendars_for(
             organization,
             calendar_rows,
@@ -526,9 +524,9 @@ def delete_class(organization, occurrence, *, scope: str = THIS):
             events.emit_series_changed(organization, series.id, removed=removed, status="deleted")
             series.delete()
             return
-        if scope == ALL_FUTURE:
+        if scope == EditScope.ALL_FUTURE:
             # The series now ends at the last kept occurrence; an open-ended one stops extending.
-            series.ends_type = "until"
+            series.ends_type = EndsType.UNTIL
             series.ends_date = remaining.start_time
             series.ends_total_occurrences = None
             series.materialized_index = current.occurrence_index - 1
@@ -556,11 +554,13 @@ def extend_one(series_id: int, *, days: int | None = None, dry_run: bool = False
         series = (
             ClassSeries.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("club", "organization")
-            .filter(pk=series_id, status="active", ends_type="never")
+            .filter(pk=series_id, status=SeriesStatus.ACTIVE, ends_type=EndsType.NEVER)
             .first()
         )
         if series is None:
-            exists = ClassSeries.objects.filter(pk=series_id, status="active", ends_type="never").exists()
+            exists = ClassSeries.objects.filter(
+                pk=series_id, status=SeriesStatus.ACTIVE, ends_type=EndsType.NEVER
+            ).exists()
             return ExtendResult(series_id, 0, 0, skipped_locked=True) if exists else None
         horizon = window_horizon(series, days)
         if dry_run:
@@ -575,7 +575,7 @@ def extend_one(series_id: int, *, days: int | None = None, dry_run: bool = False
 
 
 def open_series_ids(organization=None) -> list[int]:
-    queryset = ClassSeries.objects.filter(status="active", ends_type="never")
+    queryset = ClassSeries.objects.filter(status=SeriesStatus.ACTIVE, ends_type=EndsType.NEVER)
     if organization is not None:
         queryset = queryset.filter(organization=organization)
     return list(queryset.order_by("id").values_list("id", flat=True))
@@ -601,5 +601,4 @@ __all__ = [
     "cancel_class",
     "delete_class",
     "extend_open_series",
-    "SCOPES",
 ]

@@ -1,7 +1,7 @@
 """Demo data: the amenity catalogue, two clubs (Madrid, Barcelona), padel and tennis courts and a studio room."""
 
+from .choices import WEEKDAYS
 from .models import Amenity, Area, AreaType, Club, ClubReview
-from .services import WEEKDAYS
 
 AMENITIES = {
     "parking": ({"en": "Parking", "es": "Aparcamiento"}, "parking", "access"),

@@ -14,11 +14,9 @@ from django.utils.text import slugify
 from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFailed
 from apps.domain_events.services import emit
 
+from .choices import WEEKDAYS
 from .models import Area, AreaBlock, AreaType, Club
 from .resources import present_block
-
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
 
 # --- Opening hours -------------------------------------------------------------------------------------------
 
@@ -206,12 +204,13 @@ def update_area(area: Area, changes: dict) -> Area:
 
 def slot_conflicts(area: Area, start: dt.datetime, end: dt.datetime) -> list[dict]:
     """Active area bookings of `area` overlapping [start, end), as `[{type: "booking", id}]`."""
-    from apps.bookings.models import ACTIVE_BOOKING_STATUSES, Booking
+    from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
+    from apps.bookings.models import Booking
 
     ids = (
         Booking.objects.filter(
             area_id=area.id,
-            type="area",
+            type=BookingType.AREA,
             status__in=ACTIVE_BOOKING_STATUSES,
             start_time__lt=end,
             end_time__gt=start,
@@ -323,7 +322,9 @@ def free_intervals(
     Busy time is an active area booking, a block or an active class placed in the area. Three queries in all,
     whatever the number of areas. Rows are ordered by area (position, id), then start time.
     """
-    from apps.bookings.models import ACTIVE_BOOKING_STATUSES, Booking
+    from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
+    from apps.bookings.models import Booking
+    from apps.classes.choices import ClassStatus
     from apps.classes.models import ClassOccurrence
 
     if not_before is not None and not_before > window_start:
@@ -350,13 +351,13 @@ def free_intervals(
     busy: dict[int, list[tuple]] = {a.id: [] for a in areas}
     overlap = {"area_id__in": area_ids, "start_time__lt": window_end, "end_time__gt": window_start}
     rows = list(
-        Booking.objects.filter(type="area", status__in=ACTIVE_BOOKING_STATUSES, **overlap).values_list(
+        Booking.objects.filter(type=BookingType.AREA, status__in=ACTIVE_BOOKING_STATUSES, **overlap).values_list(
             "area_id", "start_time", "end_time"
         )
     )
     rows += list(AreaBlock.objects.filter(**overlap).values_list("area_id", "start_time", "end_time"))
     rows += list(
-        ClassOccurrence.objects.filter(status=ClassOccurrence.ACTIVE, **overlap).values_list(
+        ClassOccurrence.objects.filter(status=ClassStatus.ACTIVE, **overlap).values_list(
             "area_id", "start_time", "end_time"
         )
     )

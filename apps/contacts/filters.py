@@ -14,11 +14,11 @@ from apps.api.filtersets import (
     TextFilter,
 )
 
-from .models import Contact
+from .choices import ContactStatus
 
 
 class ContactFilterSet(PlatformFilterSet):
-    status = ChoiceListFilter("status", choices=(Contact.ACTIVE, Contact.ARCHIVED), default=[Contact.ACTIVE])
+    status = ChoiceListFilter("status", choices=ContactStatus, default=[ContactStatus.ACTIVE])
     q = SearchFilter("first_name", method="search", help_text="Case-insensitive search over name, e-mail and phone.")
     email = TextFilter("email", lookup_expr="iexact", help_text="Exact e-mail (case-insensitive).")
     pipelineStageId = IntegerFilter("pipeline_stage_id")

@@ -1,5 +1,7 @@
 from django.db import models
 
+from .choices import ContactStatus
+
 
 class PipelineStage(models.Model):
     """A sales pipeline stage a contact can be in."""
@@ -35,10 +37,6 @@ class ContactSource(models.Model):
 class Contact(models.Model):
     """A person known to the organization: customer, member, lead, instructor."""
 
-    ACTIVE = "active"
-    ARCHIVED = "archived"
-    STATUS_CHOICES = [(ACTIVE, "Active"), (ARCHIVED, "Archived")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="contacts")
     first_name = models.CharField(max_length=120)
     last_name = models.CharField(max_length=120, null=True, blank=True)
@@ -47,7 +45,7 @@ class Contact(models.Model):
     date_of_birth = models.DateField(null=True, blank=True)
     language = models.CharField(max_length=10, null=True, blank=True)
     profile_image = models.URLField(max_length=500, null=True, blank=True)
-    status = models.CharField(max_length=20, choices=STATUS_CHOICES, default=ACTIVE)
+    status = models.CharField(max_length=20, choices=ContactStatus.choices, default=ContactStatus.ACTIVE)
     pipeline_stage = models.ForeignKey(PipelineStage, null=True, blank=True, on_delete=models.SET_NULL)
     source = models.ForeignKey(ContactSource, null=True, blank=True, on_delete=models.SET_NULL)
     tags = models.JSONField(default=list, blank=True)

@@ -1,11 +1,12 @@
 """Contact, pipeline stage and contact source shapes: value rows with the stage and source names joined."""
 
 import datetime as dt
-from typing import Literal, TypedDict
+from typing import TypedDict
 
 from apps.api.resources import Email, PresentContext, Resource
 
 from . import models
+from .choices import ContactStatus
 from .models import display_name
 
 
@@ -29,7 +30,7 @@ class Contact(TypedDict):
     dateOfBirth: dt.date | None
     language: str | None
     profileImage: str | None
-    status: Literal["active", "archived"]
+    status: ContactStatus
     pipelineStageId: int | None
     pipelineStage: PipelineStageRef | None
     sourceId: int | None

@@ -7,8 +7,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue, InvalidStateTransition
+from apps.billing.choices import MembershipStatus
 from apps.domain_events.services import emit
 
+from .choices import ContactStatus
 from .models import Contact
 from .resources import present_contact
 
@@ -48,7 +50,7 @@ def find_active_by_email(organization, email, exclude_id=None):
     """The active contact of `organization` holding `email` (case-insensitive), if any."""
     if not email:
         return None
-    qs = Contact.objects.filter(organization=organization, status=Contact.ACTIVE, email__iexact=email)
+    qs = Contact.objects.filter(organization=organization, status=ContactStatus.ACTIVE, email__iexact=email)
     if exclude_id:
         qs = qs.exclude(pk=exclude_id)
     return qs.order_by("id").first()
@@ -65,7 +67,7 @@ def create_contact(organization, **fields) -> Contact:
     with transaction.atomic():
         _lock_email(organization, fields.get("email"))
         _check_email_free(organization, fields.get("email"))
-        contact = Contact.objects.create(organization=organization, status=Contact.ACTIVE, **fields)
+        contact = Contact.objects.create(organization=organization, status=ContactStatus.ACTIVE, **fields)
         emit(organization, "contact.created", _event_data(contact.id))
     return contact
 
@@ -93,7 +95,7 @@ def update_contact(contact, **fields) -> Contact:
     fields.pop("status", None)
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
-        if "email" in fields and fields["email"] and contact.status == Contact.ACTIVE:
+        if "email" in fields and fields["email"] and contact.status == ContactStatus.ACTIVE:
             if (fields["email"] or "").lower() != (contact.email or "").lower():
                 _lock_email(contact.organization, fields["email"])
                 _check_email_free(contact.organization, fields["email"], exclude_id=contact.pk)
@@ -123,33 +125,34 @@ def archive_contact(contact, *, reason=None) -> Contact:
     cancellation emits its own event. The cancellations are not undone by `restore_contact`.
     """
     from apps.billing.models import Membership
+    from apps.bookings.choices import ACTIVE_WAITLIST_STATUSES, OPEN_BOOKING_STATUSES
     from apps.bookings.class_services import remove_waitlist_entry
-    from apps.bookings.models import ACTIVE_WAITLIST_STATUSES, Booking, WaitlistEntry
+    from apps.bookings.models import Booking, WaitlistEntry
     from apps.bookings.services import cancel_booking
 
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
-        if contact.status != Contact.ACTIVE:
+        if contact.status != ContactStatus.ACTIVE:
             raise InvalidStateTransition(contact.status)
         now = timezone.now()
-        contact.status = Contact.ARCHIVED
+        contact.status = ContactStatus.ARCHIVED
         contact.archived_at = now
         contact.save(update_fields=["status", "archived_at", "updated_at"])
 
         memberships = list(
             Membership.objects.select_for_update()
-            .filter(contact=contact, status__in=(Membership.ACTIVE, Membership.PAUSED))
+            .filter(contact=contact, status__in=(MembershipStatus.ACTIVE, MembershipStatus.PAUSED))
             .order_by("id")
         )
         for membership in memberships:
-            membership.status = Membership.CANCELLED
+            membership.status = MembershipStatus.CANCELLED
             membership.cancelled_at = now
             membership.cancellation_reason = reason or "Contact archived"
             membership.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
             emit(contact.organization, "membership.cancelled", _membership_event_data(membership.id))
 
         bookings = Booking.objects.filter(
-            contact=contact, start_time__gt=now, status__in=("pending", "confirmed")
+            contact=contact, start_time__gt=now, status__in=OPEN_BOOKING_STATUSES
         ).order_by("start_time", "id")
         for booking in bookings:
             cancel_booking(booking, reason=reason or "Contact archived", source="contact_archive")
@@ -195,11 +198,11 @@ def restore_contact(contact) -> Contact:
     """archived -> active. Cancellations made at archive time stay cancelled."""
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
-        if contact.status != Contact.ARCHIVED:
+        if contact.status != ContactStatus.ARCHIVED:
             raise InvalidStateTransition(contact.status)
         _lock_email(contact.organization, contact.email)
         _check_email_free(contact.organization, contact.email, exclude_id=contact.pk)
-        contact.status = Contact.ACTIVE
+        contact.status = ContactStatus.ACTIVE
         contact.archived_at = None
         contact.save(update_fields=["status", "archived_at", "updated_at"])
         emit(contact.organization, "contact.restored", _event_data(contact.id))

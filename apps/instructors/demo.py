@@ -2,9 +2,11 @@
 availability, and the demo class types and progression track (apps/classes/type_demo.py)."""
 
 from apps.classes import type_demo
+from apps.clubs.choices import DayOfWeek
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
+from .choices import RateType
 from .models import Instructor, InstructorType, PayRatePolicy
 
 INSTRUCTORS = [
@@ -15,7 +17,7 @@ INSTRUCTORS = [
         "experience": "8 years coaching padel",
         "hourly_rate": "35.00",
         "certifications": ["FEP Level 2"],
-        "availability": [("monday", "09:00", "13:00"), ("wednesday", "17:00", "21:00")],
+        "availability": [(DayOfWeek.MONDAY, "09:00", "13:00"), (DayOfWeek.WEDNESDAY, "17:00", "21:00")],
     },
     {
         "contact": {"first_name": "Marco", "last_name": "Rossi", "email": "marco.rossi@demo.example.com"},
@@ -56,7 +58,7 @@ def seed(organization, ctx: dict) -> None:
             organization=organization, name=name, defaults={"description": description}
         )
     policy, _ = PayRatePolicy.objects.get_or_create(
-        organization=organization, name="Standard hourly", defaults={"rate_type": "hourly", "amount": "25.00"}
+        organization=organization, name="Standard hourly", defaults={"rate_type": RateType.HOURLY, "amount": "25.00"}
     )
     club = _first_club(organization, ctx)
     instructors = []

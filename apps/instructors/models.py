@@ -1,5 +1,7 @@
 from django.db import models
 
+from .choices import RateType
+
 
 class InstructorType(models.Model):
     """A category of instructor (coach, personal trainer)."""
@@ -19,11 +21,9 @@ class InstructorType(models.Model):
 class PayRatePolicy(models.Model):
     """How an instructor is paid: hourly, per class or per attendee."""
 
-    RATE_TYPES = [("hourly", "Hourly"), ("per_class", "Per class"), ("per_attendee", "Per attendee")]
-
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
     name = models.CharField(max_length=120)
-    rate_type = models.CharField(max_length=20, choices=RATE_TYPES)
+    rate_type = models.CharField(max_length=20, choices=RateType.choices)
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -2,16 +2,15 @@
 types and pay-rate policies."""
 
 import datetime as dt
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
 from apps.api.resources import Describe, PresentContext, Resource
+from apps.clubs.choices import DayOfWeek
 from apps.contacts.models import display_name
 
 from . import models
-
-DayOfWeek = Literal["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-RateType = Literal[tuple(code for code, _ in models.PayRatePolicy.RATE_TYPES)]
+from .choices import RateType
 
 
 class InstructorTypeRef(TypedDict):

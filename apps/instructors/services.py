@@ -8,14 +8,13 @@ from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue
 from apps.api.resources import PresentContext
+from apps.clubs.choices import DayOfWeek
 from apps.contacts import services as contact_services
 from apps.contacts.models import Contact
 from apps.domain_events.services import emit
 
 from .models import Instructor, InstructorType, PayRatePolicy
 from .resources import INSTRUCTOR
-
-DAYS_OF_WEEK = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
 
 
 def normalize_availability(slots: list[dict]) -> list[dict]:
@@ -29,7 +28,8 @@ def normalize_availability(slots: list[dict]) -> list[dict]:
         }
         for s in slots
     ]
-    return sorted(cleaned, key=lambda s: (DAYS_OF_WEEK.index(s["dayOfWeek"]), s["startTime"], s["endTime"]))
+    days = DayOfWeek.values
+    return sorted(cleaned, key=lambda s: (days.index(s["dayOfWeek"]), s["startTime"], s["endTime"]))
 
 
 def present_instructor(instructor: Instructor) -> dict:

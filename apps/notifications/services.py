@@ -7,7 +7,9 @@ import uuid
 
 from django.db import transaction
 
-ALL_CHANNELS = ("email", "in_app", "messaging")
+from .choices import Channel
+
+ALL_CHANNELS = tuple(Channel.values)
 
 
 def notify_contacts(

@@ -8,6 +8,7 @@ from django.db import transaction
 from apps.contacts.models import Contact
 
 from .channels import messaging_backend, send_email
+from .choices import Channel
 from .models import Notification, NotificationDelivery
 
 logger = logging.getLogger("apps.notifications")
@@ -46,9 +47,9 @@ def deliver_notification(payload: dict):
     attachments = [tuple(a) for a in payload.get("attachments") or ()]
     for contact in contacts.order_by("id"):
         key = f"{notification_id}:{contact.pk}:"
-        if "in_app" in channels:
+        if Channel.IN_APP in channels:
             deliver_once(
-                key + "in_app",
+                key + Channel.IN_APP,
                 lambda contact=contact: Notification.objects.create(
                     organization_id=payload["organization_id"],
                     contact=contact,
@@ -58,16 +59,16 @@ def deliver_notification(payload: dict):
                     data=payload.get("data") or {},
                 ),
             )
-        if "email" in channels and contact.email:
+        if Channel.EMAIL in channels and contact.email:
             deliver_once(
-                key + "email",
+                key + Channel.EMAIL,
                 lambda contact=contact: send_email(
                     to=contact.email, subject=payload["subject"], body=payload["body"], attachments=attachments
                 ),
             )
-        if "messaging" in channels:
+        if Channel.MESSAGING in channels:
             deliver_once(
-                key + "messaging",
+                key + Channel.MESSAGING,
                 lambda contact=contact: messaging_backend().send(
                     phone=contact.phone, contact_id=contact.pk, text=payload["body"]
                 ),

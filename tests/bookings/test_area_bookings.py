@@ -6,6 +6,7 @@ import pytest
 from apps.bookings.models import Booking, Player
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import AreaBlock
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 
@@ -169,7 +170,7 @@ def test_foreign_area_or_contact_is_400(api, area, contact, slot, other_organiza
 
 
 def test_archived_contact_cannot_book(api, area, contact, slot):
-    contact.status = Contact.ARCHIVED
+    contact.status = ContactStatus.ARCHIVED
     contact.save()
     response = api.post(URL, body(area, contact, slot), format="json")
     assert response.status_code == 400 and "contactId" in response.json()["details"]["fields"]

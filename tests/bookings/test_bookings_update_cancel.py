@@ -4,7 +4,7 @@ import pytest
 
 from apps.bookings.models import Booking, WaitlistEntry
 from apps.classes.models import ClassOccurrence
-from apps.contacts.models import Contact
+from apps.contacts.choices import ContactStatus
 from apps.domain_events.models import DomainEvent
 
 from .conftest import iso
@@ -249,6 +249,6 @@ def test_cancel_class_booking_notifies_first_pending_waitlist_entry(
 
 
 def test_archived_contact_bookings_still_listed(api, organization, area):
-    c = contact_for(organization, status=Contact.ARCHIVED)
+    c = contact_for(organization, status=ContactStatus.ARCHIVED)
     b = area_booking(organization, area=area, contact=c)
     assert api.get(f"{URL}/{b.id}").json()["contactName"] == c.name

@@ -4,6 +4,7 @@ import datetime as dt
 
 import pytest
 
+from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence, ClassType, ProgressionLevel, ProgressionTrack
 
 URL = "/v1/platform/class-types"
@@ -172,7 +173,7 @@ def test_delete(api, yoga):
 def test_delete_in_use_is_409(api, yoga, organization, club):
     make_class(organization, club, yoga)
     cancelled = make_class(organization, club, yoga)
-    cancelled.status = ClassOccurrence.CANCELLED
+    cancelled.status = ClassStatus.CANCELLED
     cancelled.save()
     response = api.delete(f"{URL}/{yoga.id}")
     assert response.status_code == 409

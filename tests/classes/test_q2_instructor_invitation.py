@@ -4,6 +4,7 @@ import pytest
 from django.core import mail
 
 from apps.classes import services
+from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
 from tests.classes.conftest import make_instructor, make_occurrence
 
@@ -74,7 +75,7 @@ def test_open_ended_series_invitation_is_bounded(create_class, instructor, djang
 @pytest.mark.django_db
 def test_cancelled_occurrences_are_never_invited(organization, club, instructor, django_capture_on_commit_callbacks):
     active = make_occurrence(organization, club)
-    cancelled = make_occurrence(organization, club, status=ClassOccurrence.CANCELLED)
+    cancelled = make_occurrence(organization, club, status=ClassStatus.CANCELLED)
     with django_capture_on_commit_callbacks(execute=True):
         services._invite_instructors(organization, [active, cancelled], [instructor.id])
     ics = calendar_of(mail.outbox[0])

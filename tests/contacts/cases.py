@@ -1,5 +1,6 @@
 from django.utils import timezone
 
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact, ContactSource, PipelineStage
 from apps.organizations.models import ApiKey
 from tests.harness import EndpointCase
@@ -17,7 +18,7 @@ def _contact(organization):
 
 
 def _archived_contact(organization):
-    contact = Contact.objects.create(organization=organization, first_name="Gone", status=Contact.ARCHIVED)
+    contact = Contact.objects.create(organization=organization, first_name="Gone", status=ContactStatus.ARCHIVED)
     return {"id": contact.id}
 
 

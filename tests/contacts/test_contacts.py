@@ -3,6 +3,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact, ContactSource, PipelineStage
 from apps.domain_events.models import DomainEvent
 
@@ -96,7 +97,7 @@ def test_duplicate_email_of_active_contact_is_409_case_insensitive(api, contact)
 
 
 def test_email_of_archived_contact_is_reusable(api, contact):
-    contact.status = Contact.ARCHIVED
+    contact.status = ContactStatus.ARCHIVED
     contact.save()
     response = api.post(URL, {"firstName": "Ana", "email": "ana@example.com"}, format="json")
     assert response.status_code == 201
@@ -146,7 +147,7 @@ def test_list_defaults_to_active_and_filters(api, organization, stage, source):
         pipeline_stage=stage,
         source=source,
     )
-    c = Contact.objects.create(organization=organization, first_name="Carla", status=Contact.ARCHIVED)
+    c = Contact.objects.create(organization=organization, first_name="Carla", status=ContactStatus.ARCHIVED)
 
     def ids(query=""):
         response = api.get(f"{URL}{query}")
@@ -184,7 +185,7 @@ def test_list_bad_params_are_400(api, query):
 
 
 def test_archived_contact_is_readable(api, organization):
-    c = Contact.objects.create(organization=organization, first_name="Old", status=Contact.ARCHIVED)
+    c = Contact.objects.create(organization=organization, first_name="Old", status=ContactStatus.ARCHIVED)
     response = api.get(f"{URL}/{c.id}")
     assert response.status_code == 200 and response.json()["status"] == "archived"
 

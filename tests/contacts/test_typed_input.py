@@ -3,6 +3,7 @@ naming the field, and write nothing."""
 
 import pytest
 
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
 URL = "/v1/platform/contacts"
@@ -54,7 +55,7 @@ def test_archive_refuses_a_number_for_a_reason(api, contact):
     response = api.post(f"{URL}/{contact.pk}/archive", {"reason": 5}, format="json")
     assert_rejected(response, "reason", STRING)
     contact.refresh_from_db()
-    assert contact.status == Contact.ACTIVE
+    assert contact.status == ContactStatus.ACTIVE
 
 
 def test_json_types_still_accepted(api):

@@ -6,8 +6,13 @@ from apps.api.fields import OrganizationObjectField, StrictBooleanField, StrictC
 from apps.billing.models import Membership
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
+from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
+from ..choices import (
+    WRITABLE_BOOKING_STATUSES,
+    BookingStatus,
+)
 from ..models import Booking
 from .serializers import BoundedDateTimeField
 
@@ -19,7 +24,7 @@ class ActiveContactField(OrganizationObjectField):
 
     def to_internal_value(self, data):
         contact = super().to_internal_value(data)
-        if contact.status != Contact.ACTIVE:
+        if contact.status != ContactStatus.ACTIVE:
             self.fail("archived")
         return contact
 
@@ -27,7 +32,7 @@ class ActiveContactField(OrganizationObjectField):
 class ClassBookingCreateSerializer(serializers.Serializer):
     contactId = ActiveContactField(model=Contact, source="contact")
     membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
-    status = serializers.ChoiceField(choices=["confirmed", "pending"], default="confirmed")
+    status = serializers.ChoiceField(choices=WRITABLE_BOOKING_STATUSES, default=BookingStatus.CONFIRMED)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
 

@@ -12,6 +12,7 @@ from apps.classes.models import ClassOccurrence
 
 from .. import checkins as checkin_services
 from .. import class_services
+from ..choices import BookingType
 from ..filters import CheckInFilterSet, RosterFilterSet, WaitlistFilterSet
 from ..models import Booking, CheckIn, WaitlistEntry
 from ..resources import CHECK_IN, CLASS_BOOKING, WAITLIST_ENTRY
@@ -58,7 +59,7 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     rate_buckets = {"create": BOOK_INTO_CLASS}
 
     def base_queryset(self):
-        return Booking.objects.filter(type="class")
+        return Booking.objects.filter(type=BookingType.CLASS)
 
     def get_queryset(self):
         return super().get_queryset().filter(class_occurrence=self.get_occurrence())

@@ -15,6 +15,8 @@ from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Area
 from apps.contacts.models import Contact
 
+from ..choices import CHANNEL_BOOKING_TYPES, WRITABLE_BOOKING_STATUSES, BookingType
+
 MONEY = {"max_digits": 10, "decimal_places": 2, "min_value": 0, "coerce_to_string": False}
 EARLIEST_YEAR, LATEST_YEAR = 1900, 2199
 
@@ -57,7 +59,7 @@ class AreaBookingCreateSerializer(serializers.Serializer):
     players = PlayerInputSerializer(many=True, required=False)
     sport = StrictCharField(required=False, allow_null=True, max_length=60)
     priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
-    status = serializers.ChoiceField(choices=["confirmed", "pending"], required=False)
+    status = serializers.ChoiceField(choices=WRITABLE_BOOKING_STATUSES, required=False)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
 
@@ -77,7 +79,7 @@ class BookingUpdateSerializer(serializers.Serializer):
     sport = StrictCharField(required=False, allow_null=True, max_length=60)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     status = serializers.ChoiceField(
-        choices=["pending", "confirmed"],
+        choices=WRITABLE_BOOKING_STATUSES,
         required=False,
         error_messages={"invalid_choice": "Only `confirmed` (from `pending`) can be set; use /cancel or check-ins."},
     )
@@ -115,7 +117,7 @@ class ChannelContactSerializer(serializers.Serializer):
 class ChannelBookingCreateSerializer(serializers.Serializer):
     externalSource = StrictRegexField(r"^[a-z0-9_-]{1,40}$", source="external_source", max_length=40)
     externalId = StrictCharField(source="external_id", max_length=100)
-    type = serializers.ChoiceField(choices=["area", "class"], required=False, default="area")
+    type = serializers.ChoiceField(choices=CHANNEL_BOOKING_TYPES, required=False, default=BookingType.AREA)
     areaId = OrganizationObjectField(model=Area, source="area", required=False)
     startTime = BoundedDateTimeField(source="start_time", required=False)
     endTime = BoundedDateTimeField(source="end_time", required=False)
@@ -129,7 +131,7 @@ class ChannelBookingCreateSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         errors = {}
-        if attrs["type"] == "area":
+        if attrs["type"] == BookingType.AREA:
             for field, name in (("area", "areaId"), ("start_time", "startTime"), ("end_time", "endTime")):
                 if field not in attrs:
                     errors[name] = ["Required for an `area` booking."]

@@ -15,6 +15,7 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import ListResourceMixin, PlatformAPIView, PlatformViewSet, ResourceViewSet
 
 from .. import channel, services
+from ..choices import BookingStatus, BookingType
 from ..filters import BookingFilterSet, PlayerFilterSet
 from ..models import Booking, Player
 from ..resources import BOOKING, PLAYER
@@ -29,6 +30,8 @@ from .serializers import (
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 PLAYER_ID_PARAM = OpenApiParameter("playerId", int, OpenApiParameter.PATH)
+
+
 class BookingPresenterMixin:
     def booking_body(self, booking_id):
         queryset = Booking.objects.filter(organization=self.organization)
@@ -83,7 +86,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
             players=data.get("players") or (),
             sport=data.get("sport"),
             price_before_tax=data.get("price_before_tax"),
-            status=data.get("status") or "confirmed",
+            status=data.get("status") or BookingStatus.CONFIRMED,
             notes=data.get("notes"),
             notify_customer=data.get("notify_customer", False),
         )
@@ -183,7 +186,7 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
             body = orjson.loads(request._request.body or b"{}")
         except (orjson.JSONDecodeError, ValueError):
             return BOOKING_WRITES
-        return BOOK_INTO_CLASS if isinstance(body, dict) and body.get("type") == "class" else BOOKING_WRITES
+        return BOOK_INTO_CLASS if isinstance(body, dict) and body.get("type") == BookingType.CLASS else BOOKING_WRITES
 
     @extend_schema(
         operation_id="channel_bookings_create",

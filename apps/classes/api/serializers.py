@@ -13,15 +13,19 @@ from apps.api.fields import (
     StrictIntegerField,
     StrictRegexField,
 )
+from apps.clubs.choices import DayOfWeek
 from apps.clubs.models import Area, Club
 from apps.instructors.models import Instructor
 
-from ..models import ClassOccurrence, ClassType
-from ..recurrence import DAYS_OF_WEEK, max_occurrences
+from ..choices import (
+    EditScope,
+    EndsType,
+    Frequency,
+    Visibility,
+)
+from ..models import ClassType
+from ..recurrence import max_occurrences
 
-VISIBILITIES = [v for v, _ in ClassOccurrence.VISIBILITIES]
-FREQUENCIES = ("daily", "weekly", "monthly")
-ENDS_TYPES = ("until", "after", "never")
 RECURRENCE_KEYS = ("frequency", "interval", "daysOfWeek", "endDate", "ends")
 CADENCE_KEYS = ("frequency", "interval", "daysOfWeek")
 ENDS_KEYS = ("type", "occurrences")
@@ -45,7 +49,7 @@ class ClassWriteSerializer(serializers.Serializer):
     )
     isFree = StrictBooleanField(required=False, source="is_free")
     maxCapacity = StrictIntegerField(min_value=1, allow_null=True, required=False, source="max_capacity")
-    visibility = serializers.ChoiceField(choices=VISIBILITIES, required=False)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     sport = StrictCharField(max_length=60, allow_null=True, allow_blank=True, required=False)
     color = StrictRegexField(r"^#[0-9a-fA-F]{6}$", allow_null=True, required=False)
     allowWaitlist = StrictBooleanField(required=False, source="allow_waitlist")
@@ -119,7 +123,7 @@ def _parse_ends(recurrence: dict, errors: dict, *, required: bool) -> dict:
         if required:
             errors["recurrence.ends"] = ["This field is required."]
             return {}
-        ends_type = "never"
+        ends_type = EndsType.NEVER
         ends = {}
     elif not isinstance(ends, dict):
         errors["recurrence.ends"] = ["Must be an object."]
@@ -129,12 +133,12 @@ def _parse_ends(recurrence: dict, errors: dict, *, required: bool) -> dict:
         if ends_type is None:
             errors["recurrence.ends.type"] = ["This field is required."]
             return {}
-        if ends_type not in ENDS_TYPES:
-            errors["recurrence.ends.type"] = [f"Must be one of: {', '.join(ENDS_TYPES)}."]
+        if ends_type not in EndsType.values:
+            errors["recurrence.ends.type"] = [f"Must be one of: {', '.join(EndsType.values)}."]
             return {}
     result = {"ends_type": ends_type, "ends_date": None, "ends_total_occurrences": None}
     occurrences = ends.get("occurrences")
-    if ends_type == "after":
+    if ends_type == EndsType.AFTER:
         if occurrences is None:
             errors["recurrence.ends.occurrences"] = ["Required when ends.type is `after`."]
         elif not _is_int(occurrences) or not 1 <= occurrences <= max_occurrences():
@@ -144,7 +148,7 @@ def _parse_ends(recurrence: dict, errors: dict, *, required: bool) -> dict:
     elif occurrences is not None:
         errors["recurrence.ends.occurrences"] = ["Only allowed when ends.type is `after`."]
     end_date = recurrence.get("endDate")
-    if ends_type == "until":
+    if ends_type == EndsType.UNTIL:
         if end_date is None:
             errors["recurrence.endDate"] = ["Required when ends.type is `until`."]
         else:
@@ -168,21 +172,21 @@ def parse_create_recurrence(raw) -> tuple[dict | None, dict]:
     frequency = raw.get("frequency")
     if frequency is None:
         errors["recurrence.frequency"] = ["This field is required."]
-    elif frequency not in FREQUENCIES:
-        errors["recurrence.frequency"] = [f"Must be one of: {', '.join(FREQUENCIES)}."]
+    elif frequency not in Frequency.values:
+        errors["recurrence.frequency"] = [f"Must be one of: {', '.join(Frequency.values)}."]
     interval = raw.get("interval", 1)
     if interval is None:
         interval = 1
     if not _is_int(interval) or not 1 <= interval <= 365:
         errors["recurrence.interval"] = ["Must be an integer from 1 to 365."]
     days = raw.get("daysOfWeek")
-    if frequency == "weekly":
+    if frequency == Frequency.WEEKLY:
         if days is None:
             errors["recurrence.daysOfWeek"] = ["Required when frequency is `weekly`."]
         elif not isinstance(days, list) or not 1 <= len(days) <= 7:
             errors["recurrence.daysOfWeek"] = ["Must be a list of 1 to 7 days."]
-        elif any(d not in DAYS_OF_WEEK for d in days):
-            errors["recurrence.daysOfWeek"] = [f"Each day must be one of: {', '.join(DAYS_OF_WEEK)}."]
+        elif any(d not in DayOfWeek.values for d in days):
+            errors["recurrence.daysOfWeek"] = [f"Each day must be one of: {', '.join(DayOfWeek.values)}."]
         elif len(set(days)) != len(days):
             errors["recurrence.daysOfWeek"] = ["Days must not repeat."]
     elif days is not None:
@@ -191,14 +195,14 @@ def parse_create_recurrence(raw) -> tuple[dict | None, dict]:
     return {
         "frequency": frequency,
         "interval": interval,
-        "days_of_week": list(days) if frequency == "weekly" and isinstance(days, list) else [],
+        "days_of_week": list(days) if frequency == Frequency.WEEKLY and isinstance(days, list) else [],
         **ends,
     }, errors
 
 
 def parse_end_move(raw, body: dict, *, scope: str, is_series: bool) -> dict:
     """The `recurrence` of a PATCH: only the end may move. Raises the API.md §3 codes in order."""
-    if scope != "all_future":
+    if scope != EditScope.ALL_FUTURE:
         raise ApiError(
             "Changing `recurrence` requires `scope=all_future`.", code="RECURRENCE_REQUIRES_ALL_FUTURE", status=400
         )
@@ -231,16 +235,16 @@ def parse_end_move(raw, body: dict, *, scope: str, is_series: bool) -> dict:
 
 
 class ClassRecurrenceEnds(serializers.Serializer):
-    type = serializers.ChoiceField(choices=ENDS_TYPES)
+    type = serializers.ChoiceField(choices=EndsType.choices)
     occurrences = serializers.IntegerField(min_value=1, max_value=520, required=False)
 
 
 @extend_schema_serializer(component_name="ClassRecurrenceCreate")
 class RecurrenceCreateDoc(serializers.Serializer):
-    frequency = serializers.ChoiceField(choices=FREQUENCIES)
+    frequency = serializers.ChoiceField(choices=Frequency.choices)
     interval = serializers.IntegerField(min_value=1, max_value=365, required=False, default=1)
     daysOfWeek = serializers.ListField(
-        child=serializers.ChoiceField(choices=DAYS_OF_WEEK), min_length=1, max_length=7, required=False
+        child=serializers.ChoiceField(choices=DayOfWeek.choices), min_length=1, max_length=7, required=False
     )
     endDate = serializers.DateTimeField(required=False)
     ends = ClassRecurrenceEnds(required=False)

@@ -8,6 +8,7 @@ from apps.api.exceptions import ValidationFailed
 from apps.api.views import ResourceViewSet
 
 from .. import services
+from ..choices import EditScope
 from ..filters import ClassFilterSet
 from ..models import ClassOccurrence
 from ..resources import CLASS
@@ -25,15 +26,17 @@ from .serializers import (
 
 LOCALE = OpenApiParameter("locale", str, description="Language of names and descriptions (fallback: default).")
 SCOPE = OpenApiParameter(
-    "scope", str, enum=["this", "all_future"], description="`this` (default) or this and every later occurrence."
+    "scope", str, enum=EditScope.values, description="`this` (default) or this and every later occurrence."
 )
 CONFLICT = OpenApiResponse(
     {"$ref": "#/components/schemas/Error"},
     description="SERIES_HAS_ACTIVE_BOOKINGS, CLASS_HAS_ACTIVE_BOOKINGS or INVALID_STATE_TRANSITION",
 )
+
+
 def parse_scope(params) -> str:
-    scope = params.get("scope") or services.THIS
-    if scope not in services.SCOPES:
+    scope = params.get("scope") or EditScope.THIS
+    if scope not in EditScope.values:
         raise ValidationFailed({"scope": ["Must be `this` or `all_future`."]})
     return scope
 

@@ -12,18 +12,19 @@ from apps.api.fields import (
     StrictEmailField,
     StrictRegexField,
 )
+from apps.clubs.choices import DayOfWeek
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
+from ..choices import RateType
 from ..models import InstructorType, PayRatePolicy
-from ..services import DAYS_OF_WEEK
 
 TIME_OF_DAY = r"^([01]\d|2[0-3]):[0-5]\d$"
 
 
 @extend_schema_serializer(component_name="AvailabilitySlotInput")
 class AvailabilitySlotSerializer(serializers.Serializer):
-    dayOfWeek = serializers.ChoiceField(choices=DAYS_OF_WEEK)
+    dayOfWeek = serializers.ChoiceField(choices=DayOfWeek.choices)
     startTime = StrictRegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
     endTime = StrictRegexField(TIME_OF_DAY, error_messages={"invalid": "Must be a time of day `HH:MM`."})
     clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
@@ -92,6 +93,6 @@ class InstructorTypeInputSerializer(serializers.Serializer):
 @extend_schema_serializer(component_name="PayRatePolicyInput")
 class PayRatePolicyInputSerializer(serializers.Serializer):
     name = StrictCharField(max_length=120)
-    rateType = serializers.ChoiceField(source="rate_type", choices=[c for c, _ in PayRatePolicy.RATE_TYPES])
+    rateType = serializers.ChoiceField(source="rate_type", choices=RateType.choices)
     amount = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0)
     isActive = StrictBooleanField(source="is_active", required=False)

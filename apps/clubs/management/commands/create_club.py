@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.text import slugify
 
+from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Club
-from apps.clubs.services import WEEKDAYS
 from apps.organizations.models import Organization
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
