@@ -13,7 +13,7 @@ PLAIN_READ_TESTS ?= tests/fastread tests/test_contract.py tests/test_openapi_con
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install services lint bench worker beat migrate clean
+.PHONY: run test install dotenv services lint bench worker beat migrate clean
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,9 +22,15 @@ $(STAMP): requirements.txt
 
 install: $(STAMP)
 
-run: install
+# With DEBUG off (the default) nothing starts on the development secrets: give this checkout its own in .env.
+# `make test` does not need it.
+dotenv:
+	@sh scripts/ensure-env.sh
+
+# A local demo on purpose, so seeding its well-known admin is allowed although DEBUG is off.
+run: install dotenv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo --allow-production
 	@echo "Platform API:    http://$(HOST):$(PORT)/v1/platform/me"
 	@echo "OpenAPI:         http://$(HOST):$(PORT)/v1/openapi.json  (docs: /v1/docs)"
 	@echo "Admin:           http://$(HOST):$(PORT)/admin/  (demo@example.com / demo-password)"
@@ -47,13 +53,13 @@ bench: install services
 	DATABASE_URL=$(TEST_DATABASE_URL:%/platform=%/platform_bench) REDIS_URL=redis://127.0.0.1:6379/14 \
 		$(BIN)/python bench/run.py
 
-worker: install
+worker: install dotenv
 	$(BIN)/celery -A config worker -l info
 
-beat: install
+beat: install dotenv
 	$(BIN)/celery -A config beat -l info
 
-migrate: install
+migrate: install dotenv
 	$(BIN)/python manage.py migrate --noinput
 
 clean:

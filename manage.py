@@ -4,6 +4,12 @@ import sys
 
 if __name__ == "__main__":
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
     from django.core.management import execute_from_command_line
 
+    from config.production import refusal_message
+
+    message = refusal_message(settings)
+    if message:
+        sys.exit(message)
     execute_from_command_line(sys.argv)

@@ -16,6 +16,7 @@ Environment: DATABASE_URL, REDIS_URL (as the Makefile sets them); BENCH_REQUESTS
 
 import http.client
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -34,6 +35,9 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 os.environ.setdefault("BENCH_CAPTURE_DIR", str(Path(os.environ.get("TMPDIR", "/tmp")) / "platform-bench"))
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+# gunicorn refuses development secrets with DEBUG off; this process and the server it starts share these.
+os.environ.setdefault("SECRET_KEY", secrets.token_hex(32))
+os.environ.setdefault("API_KEY_PEPPER", secrets.token_hex(32))
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "3000"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))

@@ -2,5 +2,8 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from config.production import refuse_development_secrets
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+refuse_development_secrets()
 application = get_asgi_application()

@@ -10,6 +10,7 @@ env = environ.Env()
 if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env")
 
+# Development defaults: with DEBUG off, every entry point refuses to start on them (config/production.py).
 SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-secret-key-change-me-in-production")
 DEBUG = env.bool("DEBUG", default=False)
 API_KEY_PEPPER = env("API_KEY_PEPPER", default="dev-only-api-key-pepper")
@@ -145,9 +146,19 @@ EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 MESSAGING_BACKEND = env("MESSAGING_BACKEND", default="apps.notifications.channels.LoggingMessagingBackend")
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_TLS_PROXY", default=False) else None
-SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
-CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+# HTTPS. The proxy header is trusted only when configured. Secure cookies default on for a production configuration
+# (DEBUG off) served over TLS, i.e. behind a TLS proxy or with an https BASE_URL, so the admin's session and CSRF
+# cookies never travel in clear; `make run` on http://127.0.0.1 keeps plain cookies. HSTS is opt-in because it
+# binds browsers to HTTPS for the whole host (and with INCLUDE_SUBDOMAINS, every subdomain) for its max-age.
+BEHIND_TLS_PROXY = env.bool("BEHIND_TLS_PROXY", default=False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_TLS_PROXY else None
+SERVED_OVER_TLS = BEHIND_TLS_PROXY or BASE_URL.startswith("https://")
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG and SERVED_OVER_TLS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG and SERVED_OVER_TLS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 
 # Platform API behaviour
 RATE_LIMIT_MULTIPLIER = env.float("RATE_LIMIT_MULTIPLIER", default=1.0)

@@ -14,6 +14,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from apps.api import ratelimit
+from tests.server_env import server_secrets
 
 from .conftest import PROBES, bearer
 
@@ -177,7 +178,7 @@ def _wait_until_up(port: int, proc, deadline: float):
 
 
 @pytest.fixture
-def two_servers(transactional_db):
+def two_servers(transactional_db, settings):
     """Two gunicorn processes (one worker each) serving the test database and the same Redis database."""
     db = connection.settings_dict
     database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
@@ -188,6 +189,7 @@ def two_servers(transactional_db):
         "REDIS_URL": django_settings.CACHES["default"]["LOCATION"],
         "RATE_LIMIT_MULTIPLIER": "1",
         "LOG_LEVEL": "WARNING",
+        **server_secrets(settings),
     }
     root = Path(__file__).resolve().parents[2]
     procs, ports = [], []

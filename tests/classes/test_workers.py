@@ -19,6 +19,7 @@ from django.utils import timezone
 from apps.classes import services
 from apps.classes.models import ClassOccurrence, ClassSeries
 from apps.classes.tasks import extend_open_series
+from tests.server_env import server_secrets
 
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -135,6 +136,7 @@ def test_real_celery_worker_extends_series(open_series, settings):
         "REDIS_URL": broker,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CONN_MAX_AGE": "0",
+        **server_secrets(settings),
     }
     # Read the app's setting before changing Django's: Celery loads its lazy config from Django settings.
     previous_eager = celery_app.conf.task_always_eager

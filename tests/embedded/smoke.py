@@ -20,8 +20,8 @@ from django.test import Client  # noqa: E402
 call_command("migrate", verbosity=0)
 out = io.StringIO()
 with redirect_stdout(out):
-    call_command("seed_demo")
-    call_command("seed_demo")  # idempotent
+    call_command("seed_demo", "--allow-production")  # as `make run` does
+    call_command("seed_demo", "--allow-production")  # idempotent
 token = out.getvalue().strip().splitlines()[-1].split(": ", 1)[1]
 client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
 results = {}

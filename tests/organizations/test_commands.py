@@ -251,6 +251,10 @@ class TestCreateUser:
 
 
 class TestSeedDemo:
+    @pytest.fixture(autouse=True)
+    def _development_configuration(self, settings):
+        settings.DEBUG = True  # with DEBUG off seed_demo needs --allow-production (tests/deployment)
+
     def test_idempotent_with_a_fresh_key_each_run(self):
         first = run("seed_demo")
         second = run("seed_demo")

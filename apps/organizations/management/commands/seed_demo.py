@@ -1,8 +1,9 @@
 import importlib
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from apps.organizations.choices import OrganizationStatus, Plan, StaffRole
@@ -44,7 +45,19 @@ class Command(BaseCommand):
         "each app's demo data; then mint a new full-access 'Demo key' (older ones are revoked) and print it last."
     )
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Seed even though DEBUG is off (the demo superuser's password is published in the README).",
+        )
+
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["allow_production"]:
+            raise CommandError(
+                "seed_demo refuses to run with DEBUG off: it creates the superuser "
+                f"{DEMO_EMAIL} / {DEMO_PASSWORD}, whose password is public. Pass --allow-production to seed anyway."
+            )
         with transaction.atomic():
             organization = self.seed_organization()
             self.seed_user(organization)
