@@ -4,6 +4,7 @@ client and through a real gunicorn, whose answer the client can read (not a rese
 import http.client
 import io
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -101,6 +102,9 @@ def test_channel_booking_with_a_5_mb_note_is_413_not_500(client_for):
 # --- through a real server --------------------------------------------------------------------------------------
 
 
+SERVER_SECRETS = {"SECRET_KEY": secrets.token_hex(32), "API_KEY_PEPPER": secrets.token_hex(32)}
+
+
 @pytest.fixture(scope="module")
 def server(django_db_setup):
     """One gunicorn process (sync worker, as the Procfile runs it) serving the test database."""
@@ -110,6 +114,7 @@ def server(django_db_setup):
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
         "LOG_LEVEL": "WARNING",
+        **SERVER_SECRETS,  # with DEBUG off the server refuses development secrets
     }
     root = Path(__file__).resolve().parents[2]
     port = _free_port()
@@ -174,7 +179,8 @@ def test_server_answers_a_huge_declared_length_at_once(server):
     assert body["code"] == "PAYLOAD_TOO_LARGE"
 
 
-def test_server_reads_a_chunked_body_within_the_cap(server, transactional_db, make_token, organization):
+def test_server_reads_a_chunked_body_within_the_cap(server, transactional_db, make_token, organization, settings):
+    settings.API_KEY_PEPPER = SERVER_SECRETS["API_KEY_PEPPER"]  # the key must hash as the server hashes it
     conn = http.client.HTTPConnection("127.0.0.1", server, timeout=20)
     headers = {"Authorization": f"Bearer {make_token()}", "Content-Type": "application/json"}
     pieces = iter([b'{"firstName": ', b'"Chunked"}'])
