@@ -62,10 +62,8 @@ def create_channel_booking(organization, data: dict) -> Booking:
                     external_source=external_source,
                     external_id=external_id,
                     price_before_tax=data.get("price_before_tax"),
+                    payment=data.get("payment"),
                 )
-                if data.get("payment"):
-                    # one `booking.created` (built after commit, so it carries the payment), no extra update event
-                    booking = apply_payment_report(booking, emit_event=False, **data["payment"])
             else:
                 booking = create_area_booking(
                     organization=organization,

@@ -182,11 +182,11 @@ def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
 
 
 def booking_event_data(booking, organization=None):
-    """The Booking shape for `booking.*` events: the one builder in `services` (runs after commit, so the payload
-    is the committed row; e-mails hidden like every event payload)."""
-    from .services import booking_event_data as build_after_commit
+    """The Booking shape for `booking.*` events: the one builder in `services` (reads the row just written;
+    e-mails hidden like every event payload)."""
+    from .services import booking_event_data as build_from_row
 
-    return build_after_commit(booking.pk)
+    return build_from_row(booking.pk)
 
 
 # --- booking into a class ----------------------------------------------------------------------------------------
@@ -218,12 +218,14 @@ def book_into_class(
     external_source=None,
     external_id=None,
     price_before_tax=None,
+    payment=None,
 ) -> Booking:
     """Book one person into a class occurrence.
 
     409s: CLASS_CANCELLED, ALREADY_BOOKED (details.bookingId), MEMBERSHIP_NOT_VALID (details.reason), CLASS_FULL
     (details.allowWaitlist). A membership seat is `no_charge` and consumes one use when uses are counted.
-    Emits `booking.created`; with `notify_customer` the contact is told (after commit).
+    `payment` (a partner's payment report) is applied before `booking.created` is emitted, so the one event
+    carries it. With `notify_customer` the contact is told (after commit).
     """
     from apps.billing.services import consume_use, lock_membership, validate_membership_for_class
 
@@ -266,6 +268,10 @@ def book_into_class(
         )
         if membership is not None:
             consume_use(membership)
+        if payment:
+            from .services import apply_payment_report
+
+            booking = apply_payment_report(booking, emit_event=False, **payment)
         booking.class_occurrence = occ
         emit(organization, "booking.created", booking_event_data(booking, occ.organization))
         settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
@@ -293,7 +299,7 @@ def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
     """A seat may have freed up in the class: tell the first `pending` entry (by position) and mark it `notified`.
 
     Nothing happens for a cancelled or past class, or when the entries already notified cover every free spot.
-    Must run inside a transaction; the notice and the `waitlist.notified` event go out after commit.
+    Must run inside a transaction; the `waitlist.notified` event is recorded in it, the notice goes out after commit.
     """
     occ = lock_occurrence(occurrence_id)
     if occ.status == ClassStatus.CANCELLED or occ.start_time <= timezone.now():

@@ -36,7 +36,8 @@ CENTS = Decimal("0.01")
 
 
 def booking_event_data(booking_id):
-    """The Booking as GET returns it, built after commit, rendered without `contacts:read` (e-mails null)."""
+    """The Booking as GET returns it, built from the row just written, rendered without `contacts:read` (e-mails
+    null)."""
 
     def build():
         from apps.organizations.models import Organization

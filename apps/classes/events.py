@@ -1,4 +1,5 @@
-"""Domain events of classes (API.md §9), written after commit in bulk: one query for any number of occurrences."""
+"""Domain events of classes (API.md §9), written in bulk in the caller's transaction: one query for any number of
+occurrences."""
 
 from apps.clubs.models import Area
 from apps.clubs.services import emit_availability_changed
@@ -8,10 +9,11 @@ from .choices import SeriesStatus
 
 
 def emit_class_events(organization, type_: str, class_ids, changed_fields: dict | None = None):
-    """`type_` (class.created/updated/cancelled) for each id, with the Class as GET returns it after commit.
+    """`type_` (class.created/updated/cancelled) for each id, with the Class as GET returns it: call it after the
+    last write of the classes (and of their series) in the transaction.
 
     changed_fields: {class_id: [api field names]} for class.updated. The classes are presented once, in one
-    batch, when the first payload is built after commit; the events are written in one bulk insert.
+    batch, when the first payload is built; the events are written in one bulk insert.
     """
     from .resources import load_classes
 

@@ -480,11 +480,13 @@ def cancel_class(organization, occurrence, *, scope: str = EditScope.THIS, reaso
             target.cancellation_reason = reason
             target.updated_at = now
         ClassOccurrence.objects.bulk_update(targets, ["status", "cancelled_at", "cancellation_reason", "updated_at"])
+        if series is not None:
+            # before the class events: their payloads show the series' status
+            series.status = SeriesStatus.CANCELLED
+            series.save(update_fields=["status", "updated_at"])
         events.emit_class_events(organization, "class.cancelled", [t.id for t in targets])
         events.emit_availability(_slots(targets))
         if series is not None:
-            series.status = SeriesStatus.CANCELLED
-            series.save(update_fields=["status", "updated_at"])
             events.emit_series_changed(organization, series.id, status=SeriesStatus.CANCELLED)
         if targets:
             if notify_customer:

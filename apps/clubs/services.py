@@ -106,7 +106,8 @@ def availability_changed_data(area: Area, start: dt.datetime | None, end: dt.dat
 
 
 def emit_availability_changed(area: Area, start=None, end=None, cause: str = "area") -> None:
-    """Record `availability.changed` for `area` after commit; other apps (bookings, classes) call this too."""
+    """Record `availability.changed` for `area` in the current transaction; other apps (bookings, classes) call
+    this too."""
     emit(area.organization_id, "availability.changed", availability_changed_data(area, start, end, cause))
 
 

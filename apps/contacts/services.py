@@ -1,6 +1,6 @@
 """Contact operations: create, update, archive (with its cancellations) and restore.
 
-Views, the channel integration and other apps call these; every change emits its domain event after commit.
+Views, the channel integration and other apps call these; every change records its domain event in its own transaction.
 """
 
 from django.db import connection, transaction
@@ -33,7 +33,7 @@ API_FIELDS = {
 
 
 def _event_data(contact_id):
-    """The Contact as GET returns it, built after commit."""
+    """The Contact as GET returns it, built from the row just written."""
     return lambda: present_contact(contact_id)
 
 

@@ -1,7 +1,9 @@
-"""Recording domain events: the one place operations report what changed.
+"""Recording domain events: the one place operations report what changed (a transactional outbox).
 
-`emit` is called inside the operation's transaction; the row is written only once it commits, so a rolled-back
-operation leaves no event. Handlers registered with `subscribe` (the webhooks fan-out) run after the write.
+`emit` is called inside the operation's transaction, after its writes: the `DomainEvent` row is inserted in that
+same transaction, so a rolled-back operation leaves no event and a committed one always keeps its event. Only the
+fan-out to the handlers registered with `subscribe` (the webhooks) waits for the commit; a handler that fails is
+logged and leaves the stored event in place.
 """
 
 import os
@@ -30,7 +32,7 @@ def new_event_id() -> str:
 
 
 def subscribe(handler):
-    """Register `handler(event)`, called after each event is stored."""
+    """Register `handler(event)`, called once the transaction that stored the event has committed."""
     _subscribers.append(handler)
     return handler
 
@@ -46,41 +48,42 @@ def _notify_subscribers(events):
 
 
 def emit(organization, type: str, data, changed_fields=None):
-    """Record `type` for `organization` after the current transaction commits.
+    """Record `type` for `organization` in the current transaction.
 
-    `data` may be a dict or a zero-argument callable building it; a callable runs after commit, so it sees the
-    committed state.
+    `data` may be a dict or a zero-argument callable building it; a callable runs now, so call `emit` after the
+    operation's last write that the payload shows.
     """
     emit_many(organization, [(type, data, changed_fields)])
 
 
 def emit_many(organization, events):
-    """Record several events of `organization` after the current transaction commits: one bulk insert, then the
-    subscribers, in the given order.
+    """Record several events of `organization` in the current transaction (one insert, in the given order); the
+    subscribers are called after commit.
 
     `events` is a list of `(type, data, changed_fields)` tuples; `data` may be a dict or a zero-argument callable
-    (run after commit); `changed_fields` may be None. A rolled-back transaction records none of them.
+    (run now); `changed_fields` may be None. A rolled-back transaction records none of them.
     """
     events = list(events)
     if not events:
         return
     organization_id = getattr(organization, "pk", organization)
+    rows = [
+        DomainEvent(
+            id=new_event_id(),
+            organization_id=organization_id,
+            type=type_,
+            data=_payload(data),
+            changed_fields=list(changed_fields) if changed_fields else None,
+        )
+        for type_, data, changed_fields in events
+    ]
+    if len(rows) == 1:
+        rows[0].save(force_insert=True)
+    else:
+        DomainEvent.objects.bulk_create(rows)
 
-    def record():
-        rows = [
-            DomainEvent(
-                id=new_event_id(),
-                organization_id=organization_id,
-                type=type_,
-                data=_payload(data),
-                changed_fields=list(changed_fields) if changed_fields else None,
-            )
-            for type_, data, changed_fields in events
-        ]
-        if len(rows) == 1:
-            rows[0].save(force_insert=True)
-        else:
-            DomainEvent.objects.bulk_create(rows)
+    def notify_subscribers():
         _notify_subscribers(rows)
 
-    transaction.on_commit(record)
+    # robust: the events are stored already, so a failing handler must not fail the committed operation
+    transaction.on_commit(notify_subscribers, robust=True)

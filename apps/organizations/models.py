@@ -62,7 +62,7 @@ class Organization(models.Model):
         """`amount` (before tax) with the organization's default tax added, rounded half-up to cents, as float."""
         if amount is None:
             return None
-        value = Decimal(amount) * (Decimal(100) + self.default_tax_rate) / Decimal(100)
+        value = Decimal(amount) * (Decimal(100) + Decimal(self.default_tax_rate)) / Decimal(100)
         return float(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 

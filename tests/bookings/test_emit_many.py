@@ -1,17 +1,20 @@
-"""`emit_many`: several events recorded after commit in one insert; nothing when the transaction rolls back."""
+"""`emit_many`: several events recorded in the caller's transaction in one insert; subscribers called after commit;
+nothing when the transaction rolls back."""
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from apps.domain_events import services
 from apps.domain_events.models import DomainEvent
 
 
-def test_emit_many_writes_once_after_commit_in_order(organization, django_capture_on_commit_callbacks, monkeypatch):
+def test_emit_many_writes_once_in_the_transaction_and_notifies_after_commit_in_order(
+    organization, django_capture_on_commit_callbacks, monkeypatch
+):
     seen = []
     monkeypatch.setattr(services, "_subscribers", [lambda event: seen.append(event.type)])
-    with django_capture_on_commit_callbacks() as callbacks:
+    with django_capture_on_commit_callbacks() as callbacks, CaptureQueriesContext(connection) as queries:
         services.emit_many(
             organization,
             [
@@ -20,12 +23,6 @@ def test_emit_many_writes_once_after_commit_in_order(organization, django_captur
                 ("class.updated", {"id": 3}, ["name"]),
             ],
         )
-        assert not DomainEvent.objects.exists()  # nothing before commit
-    assert len(callbacks) == 1
-    from django.db import connection
-
-    with CaptureQueriesContext(connection) as queries:
-        callbacks[0]()
     assert len([q for q in queries.captured_queries if q["sql"].startswith("INSERT")]) == 1
     rows = list(DomainEvent.objects.order_by("created_at", "id").values("type", "data", "changed_fields"))
     assert rows == [
@@ -33,6 +30,9 @@ def test_emit_many_writes_once_after_commit_in_order(organization, django_captur
         {"type": "class.created", "data": {"id": 2}, "changed_fields": None},
         {"type": "class.updated", "data": {"id": 3}, "changed_fields": ["name"]},
     ]
+    assert seen == []  # nothing before commit
+    assert len(callbacks) == 1
+    callbacks[0]()
     assert seen == ["class.created", "class.created", "class.updated"]
     assert len({e.id for e in DomainEvent.objects.all()}) == 3 and all(
         e.id.startswith("evt_") for e in DomainEvent.objects.all()
@@ -43,8 +43,10 @@ def test_emit_many_with_nothing_and_on_rollback_records_nothing(organization, dj
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         services.emit_many(organization, [])
     assert callbacks == []
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(RuntimeError), transaction.atomic():
             services.emit_many(organization, [("booking.created", {"id": 1}, None)])
+            assert DomainEvent.objects.count() == 1  # written inside the transaction
             raise RuntimeError("rolled back")
+    assert callbacks == []  # the fan-out is dropped with the transaction
     assert not DomainEvent.objects.exists()

@@ -207,6 +207,10 @@ def test_channel_class_booking(api, organization, club, slot):
         "reference": "pay_1",
         "fee": 1.5,
     }
+    # one event, showing the booking with its payment as GET returns it
+    (created,) = DomainEvent.objects.filter(type__startswith="booking.")
+    assert created.type == "booking.created"
+    assert created.data == api.get(f"{URL}/{body['id']}").json()
 
 
 def test_channel_cancel_and_payment(api, organization, area, slot, django_capture_on_commit_callbacks):

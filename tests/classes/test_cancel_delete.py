@@ -65,6 +65,13 @@ def test_cancel_all_future_cancels_the_series(api, create_class):
     statuses = list(ClassOccurrence.objects.order_by("occurrence_index").values_list("status", flat=True))
     assert statuses == ["active"] + ["cancelled"] * 4
     assert ClassSeries.objects.get().status == "cancelled"
+    # each event shows the class as GET does, with the cancelled series
+    events = DomainEvent.objects.filter(type="class.cancelled").order_by("created_at", "id")
+    payloads = {event.data["id"]: event.data for event in events}
+    assert set(payloads) == {row.id for row in rows[1:]}
+    for class_id in (rows[1].id, rows[4].id):
+        assert payloads[class_id]["recurrence"]["status"] == "cancelled"
+        assert payloads[class_id] == api.get(f"/v1/platform/classes/{class_id}").json()
     response = api.post(f"/v1/platform/classes/{rows[1].id}/cancel?scope=all_future", format="json")
     assert response.status_code == 409
 
