@@ -1,7 +1,9 @@
+from django.contrib.postgres.fields import RangeBoundary, RangeOperators
 from django.db import models
 from django.db.models import Q
 
-from .choices import BookingStatus, BookingType, CheckInMethod, PaymentStatus, WaitlistStatus
+from .choices import ACTIVE_BOOKING_STATUSES, BookingStatus, BookingType, CheckInMethod, PaymentStatus, WaitlistStatus
+from .constraints import PostgresOnlyExclusionConstraint, TsTzRange
 
 
 class Booking(models.Model):
@@ -60,6 +62,15 @@ class Booking(models.Model):
                 name="uniq_booking_external_id",
             ),
             models.CheckConstraint(condition=Q(end_time__gt=models.F("start_time")), name="booking_end_after_start"),
+            # Beside the Area row lock the services take: two active area bookings of one area never overlap.
+            PostgresOnlyExclusionConstraint(
+                name="booking_area_no_overlap",
+                expressions=[
+                    ("area", RangeOperators.EQUAL),
+                    (TsTzRange("start_time", "end_time", RangeBoundary()), RangeOperators.OVERLAPS),
+                ],
+                condition=Q(type=BookingType.AREA) & Q(area__isnull=False) & Q(status__in=ACTIVE_BOOKING_STATUSES),
+            ),
         ]
 
     @property

@@ -148,7 +148,7 @@ def _ensure_slot_free(area, start_time, end_time, exclude_booking_id=None):
         )
 
 
-OVERLAP_CONSTRAINT = "booking_area_no_overlap"  # PostgreSQL exclusion constraint, migration 0005
+OVERLAP_CONSTRAINT = "booking_area_no_overlap"  # PostgreSQL exclusion constraint declared on Booking
 
 
 def _is_overlap_violation(error) -> bool:
