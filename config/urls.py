@@ -10,7 +10,6 @@ platform_urls = [
     path("", include("apps.contacts.api.urls")),
     path("", include("apps.instructors.api.urls")),
     path("", include("apps.classes.api.urls")),
-    path("", include("apps.billing.api.urls")),
     path("", include("apps.bookings.api.urls")),
 ]
 

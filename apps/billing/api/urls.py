@@ -1,5 +1,0 @@
-from rest_framework.routers import SimpleRouter
-
-router = SimpleRouter(trailing_slash=False)
-
-urlpatterns = router.urls
