@@ -11,6 +11,7 @@ from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 
 from .conftest import iso
+from .factories import area_booking
 
 URL = "/v1/platform/bookings"
 
@@ -158,6 +159,42 @@ def test_end_before_start_is_400(api, area, contact, slot):
     response = api.post(URL, body(area, contact, (slot[1], slot[0])), format="json")
     assert response.status_code == 400
     assert "endTime" in response.json()["details"]["fields"]
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        ("0001-01-01T00:00:00Z", "0001-01-01T01:00:00Z"),
+        ("9999-12-31T22:00:00Z", "9999-12-31T23:00:00Z"),
+        ("1899-12-31T10:00:00Z", "1899-12-31T11:00:00Z"),
+    ],
+)
+def test_times_at_the_edge_of_the_calendar_are_400_not_500(api, area, contact, start, end):
+    body = {"areaId": area.id, "contactId": contact.id, "startTime": start, "endTime": end}
+    response = api.post(URL, body, format="json")
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["code"] == "VALIDATION_ERROR"
+    assert body["details"]["fields"]["startTime"] == ["Must be between 1900-01-01 and 2199-12-31."]
+    assert not Booking.objects.exists()
+
+
+def test_edge_times_on_patch_checkin_and_payment_report_are_400(api, organization, area):
+    booking = area_booking(organization, area=area, external_source="partner", external_id="e-1")
+    response = api.patch(f"{URL}/{booking.id}", {"startTime": "9999-12-31T22:00:00Z"}, format="json")
+    assert response.status_code == 400
+    assert "startTime" in response.json()["details"]["fields"]
+    checkin = {"bookingId": booking.id, "checkedInAt": "0001-01-01T00:00:00Z"}
+    response = api.post("/v1/platform/checkins", checkin, format="json")
+    assert response.status_code == 400
+    assert "checkedInAt" in response.json()["details"]["fields"]
+    response = api.post(
+        "/v1/platform/channel-bookings/partner/e-1/payment",
+        {"payment": {"paidAmount": 1, "reference": "r", "paidAt": "9999-12-31T23:59:00Z"}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "payment.paidAt" in response.json()["details"]["fields"]
 
 
 def test_foreign_area_or_contact_is_400(api, area, contact, slot, other_organization):

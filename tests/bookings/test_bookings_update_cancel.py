@@ -6,6 +6,7 @@ from apps.bookings.models import Booking, WaitlistEntry
 from apps.classes.models import ClassOccurrence
 from apps.contacts.choices import ContactStatus
 from apps.domain_events.models import DomainEvent
+from tests.class_bookings.factories import make_class, make_class_booking
 
 from .conftest import iso
 from .factories import area_booking, area_for, contact_for
@@ -204,6 +205,40 @@ def test_put_not_offered(api, area, contact, slot):
     booking = create(api, area, contact, slot[0])
     assert api.put(f"{URL}/{booking['id']}", {}, format="json").status_code == 405
     assert api.delete(f"{URL}/{booking['id']}").status_code == 405
+
+
+def test_pending_class_booking_is_confirmed_by_patch(
+    api, organization, club, contact, django_capture_on_commit_callbacks
+):
+    """API.md §7: Booking / Class booking `pending` to `confirmed` by PATCH (or payment)."""
+    yoga = make_class(organization, club)
+    booking = make_class_booking(yoga, contact, status="pending")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.patch(f"{URL}/{booking.pk}", {"status": "confirmed"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "confirmed" and response.json()["type"] == "class"
+    booking.refresh_from_db()
+    assert booking.status == "confirmed"
+    event = DomainEvent.objects.get(type="booking.updated")
+    assert event.changed_fields == ["status"] and event.data["status"] == "confirmed"
+    # the roster row shows it too
+    (row,) = api.get(f"/v1/platform/classes/{yoga.pk}/bookings").json()["data"]
+    assert row["bookingId"] == booking.pk and row["status"] == "confirmed"
+
+
+def test_class_booking_status_other_moves_are_409(api, organization, club, contact):
+    yoga = make_class(organization, club)
+    confirmed = make_class_booking(yoga, contact, status="confirmed")
+    response = api.patch(f"{URL}/{confirmed.pk}", {"status": "pending"}, format="json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "INVALID_STATE_TRANSITION"
+    assert response.json()["details"] == {"currentStatus": "confirmed"}
+    checked_in = make_class_booking(yoga, status="checked_in")
+    response = api.patch(f"{URL}/{checked_in.pk}", {"status": "confirmed"}, format="json")
+    assert response.status_code == 409 and response.json()["details"] == {"currentStatus": "checked_in"}
+    response = api.patch(f"{URL}/{confirmed.pk}", {"status": "checked_in"}, format="json")
+    assert response.status_code == 400 and "status" in response.json()["details"]["fields"]
+    assert Booking.objects.get(pk=confirmed.pk).status == "confirmed"
 
 
 # --- cancel ---------------------------------------------------------------------------------------------------

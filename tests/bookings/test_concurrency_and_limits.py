@@ -7,9 +7,11 @@ from django.utils import timezone
 
 from apps.api import ratelimit
 from apps.bookings.models import Booking
+from apps.clubs.models import AreaBlock
 from apps.organizations.models import ApiKey
 
 from .conftest import iso
+from .factories import area_booking, contact_for
 
 URL = "/v1/platform/bookings"
 
@@ -49,6 +51,68 @@ def test_twenty_parallel_requests_for_one_slot_make_exactly_one_booking(organiza
     assert Booking.objects.filter(area=area, status="confirmed").count() == 1
 
 
+def _race(calls):
+    """Run the callables at the same moment, each on its own connection; returns their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait(timeout=30)
+            results[i] = call()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_block_and_booking_racing_for_one_slot_never_both_win(organization, area, contact, client_for):
+    for round_ in range(3):
+        start = (timezone.now() + dt.timedelta(days=6 + round_)).replace(minute=0, second=0, microsecond=0)
+        window = {"startTime": iso(start), "endTime": iso(start + dt.timedelta(hours=1))}
+        booker, blocker = client_for("*"), client_for("*")
+        booking_body = {"areaId": area.id, "contactId": contact.id, **window}
+        block_body = {"areaId": area.id, **window}
+        results = _race(
+            [
+                lambda c=booker, b=booking_body: c.post(URL, b, format="json"),
+                lambda c=blocker, b=block_body: c.post("/v1/platform/area-blocks", b, format="json"),
+            ]
+        )
+        statuses = sorted(r.status_code for r in results)
+        assert statuses == [201, 409], [(r.status_code, r.content) for r in results]
+        assert {r.json()["code"] for r in results if r.status_code == 409} == {"SLOT_UNAVAILABLE"}
+        taken = Booking.objects.filter(area=area, start_time=start, status="confirmed").count()
+        taken += AreaBlock.objects.filter(area=area, start_time=start).count()
+        assert taken == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reschedule_and_create_racing_for_one_slot_never_double_book(organization, area, contact, client_for):
+    target = (timezone.now() + dt.timedelta(days=9)).replace(minute=0, second=0, microsecond=0)
+    window = {"startTime": iso(target), "endTime": iso(target + dt.timedelta(hours=1))}
+    movers = [area_booking(organization, area=area, start=target + dt.timedelta(hours=2 + 2 * i)) for i in range(4)]
+    clients = [client_for("*") for _ in range(8)]
+    calls = [lambda c=clients[i], b=movers[i]: c.patch(f"{URL}/{b.id}", window, format="json") for i in range(4)]
+    calls += [
+        lambda c=clients[4 + i]: c.post(
+            URL, {"areaId": area.id, "contactId": contact_for(organization).id, **window}, format="json"
+        )
+        for i in range(4)
+    ]
+    results = _race(calls)
+    statuses = [r.status_code for r in results]
+    assert statuses.count(409) == 7, [(r.status_code, r.content[:200]) for r in results]
+    assert sorted(set(statuses)) in ([200, 409], [201, 409])
+    assert Booking.objects.filter(area=area, start_time=target, status="confirmed").count() == 1
+
+
 def _bic_remaining(key):
     (state,) = ratelimit._states([ratelimit.BOOK_INTO_CLASS], f"api_key:{key.pk}", increment=False)
     return state.remaining
@@ -78,3 +142,27 @@ def test_booking_writes_bucket_60_per_minute(api, organization):
     assert _bic_remaining(key) == 59
     # an area channel booking is a booking write
     assert api.post("/v1/platform/channel-bookings", {"type": "area"}, format="json").status_code == 429
+
+
+def test_every_booking_write_shares_the_booking_writes_bucket(api, organization):
+    """Limits: booking writes (create, update, cancel, add or remove players; channel area create, cancel, payment)
+    share one 60/min bucket."""
+    booking = area_booking(organization, external_source="p", external_id="x1")
+    for _ in range(60):
+        assert api.post(URL, {}, format="json").status_code == 400
+    writes = [
+        ("patch", f"{URL}/{booking.pk}"),
+        ("post", f"{URL}/{booking.pk}/cancel"),
+        ("post", f"{URL}/{booking.pk}/players"),
+        ("delete", f"{URL}/{booking.pk}/players/1"),
+        ("post", "/v1/platform/channel-bookings"),
+        ("post", "/v1/platform/channel-bookings/p/x1/cancel"),
+        ("post", "/v1/platform/channel-bookings/p/x1/payment"),
+    ]
+    for method, path in writes:
+        response = getattr(api, method)(path, {}, format="json")
+        assert response.status_code == 429, (method, path, response.content)
+        assert response.json()["details"]["bucket"] == "booking-writes"
+    # reads are in the general bucket only
+    assert api.get(f"{URL}/{booking.pk}").status_code == 200
+    assert Booking.objects.get(pk=booking.pk).status == "confirmed"

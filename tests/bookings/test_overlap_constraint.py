@@ -1,18 +1,66 @@
-"""The area-booking exclusion constraint is declared on the model and is the one the database enforces."""
+"""The area-booking exclusion constraint: declared on the model, enforced by PostgreSQL beside the Area row lock."""
 
+import datetime as dt
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.utils import ConnectionHandler
+from django.utils import timezone
 
+from apps.bookings import services
 from apps.bookings.models import Booking
 
+from .conftest import iso
+from .factories import area_booking, area_for
+
+URL = "/v1/platform/bookings"
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the exclusion constraint exists on PostgreSQL only"
 )
 NAME = "booking_area_no_overlap"
+
+
+@postgres_only
+def test_database_refuses_overlapping_active_area_bookings(organization, area, contact):
+    start = timezone.now() + dt.timedelta(days=4)
+    area_booking(organization, area=area, contact=contact, start=start, hours=2)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        area_booking(organization, area=area, contact=contact, start=start + dt.timedelta(hours=1))
+    # cancelled bookings, touching slots and other areas do not conflict
+    area_booking(organization, area=area, contact=contact, start=start, status="cancelled")
+    area_booking(organization, area=area, contact=contact, start=start + dt.timedelta(hours=2))
+    area_booking(organization, area=area_for(organization), contact=contact, start=start)
+
+
+@postgres_only
+def test_overlap_constraint_answers_409_slot_unavailable_when_the_lock_is_bypassed(api, area, contact, monkeypatch):
+    """Defense in depth: even with the application check switched off, the database refuses the second booking and
+    the client sees the usual 409, with the conflicting booking named."""
+    start = (timezone.now() + dt.timedelta(days=5)).replace(minute=0, second=0, microsecond=0)
+    body = {"areaId": area.id, "contactId": contact.id, "startTime": iso(start)}
+    first = api.post(URL, {**body, "endTime": iso(start + dt.timedelta(hours=2))}, format="json")
+    assert first.status_code == 201
+    monkeypatch.setattr(services, "_ensure_slot_free", lambda *args, **kwargs: None)
+    second = api.post(
+        URL,
+        {**body, "startTime": iso(start + dt.timedelta(hours=1)), "endTime": iso(start + dt.timedelta(hours=3))},
+        format="json",
+    )
+    assert second.status_code == 409, second.content
+    assert second.json()["code"] == "SLOT_UNAVAILABLE"
+    assert second.json()["details"] == {"conflicts": [{"type": "booking", "id": first.json()["id"]}]}
+    assert Booking.objects.filter(area=area).count() == 1
+    # a reschedule onto the first booking is refused the same way
+    other = api.post(
+        URL,
+        {**body, "startTime": iso(start + dt.timedelta(hours=4)), "endTime": iso(start + dt.timedelta(hours=5))},
+        format="json",
+    ).json()
+    moved = api.patch(f"{URL}/{other['id']}", {"startTime": iso(start + dt.timedelta(hours=1))}, format="json")
+    assert moved.status_code == 409 and moved.json()["code"] == "SLOT_UNAVAILABLE"
+    assert Booking.objects.get(pk=other["id"]).start_time == start + dt.timedelta(hours=4)
 
 
 def database_definition():

@@ -6,9 +6,10 @@ from apps.bookings.models import Booking, Player
 from apps.classes.models import ClassOccurrence
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
+from tests.class_bookings.factories import make_class
 
 from .conftest import iso
-from .factories import area_booking, contact_for
+from .factories import area_booking, area_for, contact_for
 
 URL = "/v1/platform/bookings"
 CHANNEL = "/v1/platform/channel-bookings"
@@ -100,6 +101,25 @@ def test_player_email_hidden_without_contacts_read(client_for, organization, are
     booking = area_booking(organization, area=area, contact=contact)
     body = client_for("bookings:read").get(f"{URL}/{booking.id}/players").json()
     assert body["data"][0]["email"] is None
+
+
+def test_archived_contact_is_refused_as_a_player_on_create_as_on_add(api, organization, contact):
+    area = area_for(organization)
+    gone = contact_for(organization, status="archived")
+    body = {
+        "areaId": area.pk,
+        "contactId": contact.pk,
+        "startTime": "2031-01-01T10:00:00Z",
+        "endTime": "2031-01-01T11:00:00Z",
+        "players": [{"contactId": gone.pk}],
+    }
+    response = api.post(URL, body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["details"]["fields"] == {"players": ["The contact is archived."]}
+    assert not Booking.objects.filter(area=area).exists()
+    booking = area_booking(organization, area=area, contact=contact)
+    response = api.post(f"{URL}/{booking.pk}/players", {"contactId": gone.pk}, format="json")
+    assert response.status_code == 400 and "contactId" in response.json()["details"]["fields"]
 
 
 # --- channel integration ----------------------------------------------------------------------------------------
@@ -267,3 +287,34 @@ def test_pending_booking_confirmed_by_full_payment(api, organization, area, cont
     body = api.post(f"{CHANNEL}/p/1/payment", {"payment": {"paidAmount": 24.2, "reference": "r"}}, format="json").json()
     assert body["status"] == "confirmed" and body["payment"]["status"] == "paid"
     assert booking.pk == body["id"]
+
+
+def test_channel_class_booking_with_payment_emits_one_created_event(
+    api, organization, club, contact, django_capture_on_commit_callbacks
+):
+    occurrence = make_class(organization, club)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            "/v1/platform/channel-bookings",
+            {
+                "externalSource": "partner",
+                "externalId": "c-1",
+                "type": "class",
+                "classId": occurrence.id,
+                "contactId": contact.id,
+                "payment": {"paidAmount": 12.10, "reference": "pay_1", "fee": 0.5},
+            },
+            format="json",
+        )
+    assert response.status_code == 201, response.content
+    assert response.json()["payment"] == {
+        "status": "paid",
+        "amount": 12.1,
+        "paidAmount": 12.1,
+        "refundedAmount": 0.0,
+        "reference": "pay_1",
+        "fee": 0.5,
+    }
+    events = list(DomainEvent.objects.filter(type__startswith="booking.").values_list("type", "data"))
+    assert [t for t, _ in events] == ["booking.created"]
+    assert events[0][1]["payment"]["status"] == "paid"  # the payment is applied before the event is built

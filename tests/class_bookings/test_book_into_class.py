@@ -168,6 +168,17 @@ def test_class_full_counts_bookings_and_walk_ins(api, organization, yoga, contac
     assert book(api, yoga, contactId=contact.pk).json()["details"] == {"allowWaitlist": False}
 
 
+def test_a_refused_class_booking_emits_nothing(api, organization, club, contact, django_capture_on_commit_callbacks):
+    occurrence = make_class(organization, club, max_capacity=1)
+    first = make_contact(organization)
+    with django_capture_on_commit_callbacks(execute=True):
+        url = f"/v1/platform/classes/{occurrence.id}/bookings"
+        assert api.post(url, {"contactId": first.id}, format="json").status_code == 201
+        response = api.post(url, {"contactId": contact.id}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "CLASS_FULL"
+    assert list(DomainEvent.objects.values_list("type", flat=True)) == ["booking.created"]
+
+
 def test_class_cancelled(api, yoga, contact):
     yoga.status = "cancelled"
     yoga.save()
