@@ -57,6 +57,17 @@ def wait(occurrence, contact, status="pending", position=1):
     )
 
 
+def class_body(club, **extra):
+    """The body of POST /classes for a one-off class (2031, Madrid 18:00-19:00), with `extra` fields."""
+    return {
+        "clubId": club.id,
+        "name": "Evening Yoga",
+        "startTime": "2031-03-03T18:00:00+01:00",
+        "endTime": "2031-03-03T19:00:00+01:00",
+        **extra,
+    }
+
+
 @pytest.fixture
 def instructor(organization):
     return make_instructor(organization)

@@ -1,6 +1,7 @@
 """Reading and creating one-off classes through the HTTP API: the full Class shape, filters, validation."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -11,9 +12,11 @@ from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Area, Club
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
-from tests.classes.conftest import book, make_instructor, make_occurrence, wait
+from tests.classes.conftest import book, class_body, make_instructor, make_occurrence, wait
 
 pytestmark = pytest.mark.django_db(transaction=False)
+
+URL = "/v1/platform/classes"
 
 
 def test_create_one_off_returns_the_full_class(
@@ -263,3 +266,55 @@ def test_put_is_not_offered(api, organization, club):
     response = api.put(f"/v1/platform/classes/{occurrence.id}", {"name": "x"}, format="json")
     assert response.status_code == 405
     assert "PATCH" in response["Allow"]
+
+
+def test_read_shape_of_a_booked_series_occurrence(api, organization, club, area, contact, instructor, class_type):
+    recurrence = {"frequency": "weekly", "daysOfWeek": ["monday"], "ends": {"type": "after", "occurrences": 2}}
+    created = api.post(
+        URL,
+        class_body(
+            club,
+            areaId=area.id,
+            classTypeId=class_type.id,
+            instructorIds=[instructor.id],
+            priceBeforeTax=0.5,
+            maxCapacity=1,
+            recurrence=recurrence,
+        ),
+        format="json",
+    ).json()
+    book(ClassOccurrence.objects.get(pk=created["id"]), contact)
+    read = api.get(f"{URL}/{created['id']}").json()
+    assert "series" not in read
+    organization.refresh_from_db()
+    assert read["price"] == organization.tax_inclusive(Decimal("0.50"))
+    assert read["priceBeforeTax"] == 0.5
+    assert read["bookedCount"] == read["currentBookings"] == 1
+    assert (read["spotsLeft"], read["availabilityStatus"]) == (0, "full")
+    assert read["maxPartySize"] == 3
+    assert read["classType"] == {"id": class_type.id, "name": "Yoga", "slug": "yoga", "maxPartySize": 3}
+    assert read["area"] == {"id": area.id, "name": area.name}
+    assert read["club"] == {"id": club.id, "name": club.name, "slug": club.slug}
+    assert read["recurrence"] == {
+        "id": created["recurrenceId"],
+        "frequency": "weekly",
+        "interval": 1,
+        "daysOfWeek": ["monday"],
+        "endsType": "after",
+        "endsDate": None,
+        "endsTotalOccurrences": 2,
+        "status": "active",
+    }
+    assert [i["id"] for i in read["instructors"]] == [instructor.id]
+    assert "weeklyAvailability" not in read["instructors"][0]
+    assert read["instructors"][0]["contact"] == {"name": "Iris Coach", "profileImage": None}
+    listed = api.get(f"{URL}?recurrenceId={created['recurrenceId']}").json()
+    assert listed["data"][0] == read
+
+
+def test_list_filters_by_instructor(api, club, instructor):
+    api.post(URL, class_body(club, instructorIds=[instructor.id]), format="json")
+    api.post(URL, class_body(club, name="Other"), format="json")
+    listed = api.get(f"{URL}?instructorId={instructor.id}").json()
+    assert [c["name"] for c in listed["data"]] == ["Evening Yoga"]
+    assert listed["total"] == 1
