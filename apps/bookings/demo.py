@@ -1,4 +1,4 @@
-"""Demo class bookings, a full class with a waitlist, and a few check-ins (area bookings come from H6's module)."""
+"""Demo class bookings, a full class with a waitlist, and a few check-ins (area bookings come from `area_demo`)."""
 
 import importlib
 

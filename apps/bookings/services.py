@@ -1,7 +1,7 @@
 """Area (court) bookings, updates and reschedules, cancelling any booking, and players.
 
 Rules live here so REST, MCP, the channel integration and contact archiving behave the same. Class seats are
-booked by `class_services.book_into_class` (engineer H7); this module cancels and moves them through it.
+booked by `class_services.book_into_class`; this module cancels and moves them through it.
 A court is never double-booked: every writer of an area's time (bookings here, blocks in the clubs app) locks
 the Area row with `select_for_update` inside its transaction before checking for overlaps.
 """
@@ -444,7 +444,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
 def cancel_booking(booking, *, reason=None, notify_customer=False, source="api") -> Booking:
     """`pending`/`confirmed` -> `cancelled` for any booking type; from `checked_in`/`cancelled` 409.
 
-    Frees the slot or seat. For a class booking H7's `release_seat` runs in the same transaction (the first
+    Frees the slot or seat. For a class booking `class_services.release_seat` runs in the same transaction (the first
     pending waitlist entry becomes `notified`). Emits `booking.cancelled`, and `availability.changed` for areas.
     `source` says who cancelled (api, channel, contact_archive); it is not stored.
     """

@@ -146,7 +146,7 @@ def test_real_celery_worker_extends_series(open_series, settings):
     before = ClassOccurrence.objects.count()
     root = Path(__file__).resolve().parents[2]
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
-    cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"h4-test-{os.getpid()}@%h"]
+    cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"classes-test-{os.getpid()}@%h"]
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         with celery_app.connection_for_write() as conn:

@@ -1,4 +1,5 @@
-"""Round-2 conformance fixes: bad input is a 4xx in the envelope, never a 500."""
+"""Clubs edge cases: bad input is a 4xx in the envelope (never a 500), whole-minute free time, concurrent writers,
+unblocking twice, days with a clock change."""
 
 import datetime as dt
 from unittest import mock

@@ -22,7 +22,7 @@ def _clear_messaging():
 @pytest.fixture
 def flaky_mail(settings):
     """The e-mail backend raises ConnectionError once, for the first message to bob@example.com."""
-    settings.EMAIL_BACKEND = "tests.notifications.test_q2_idempotent_delivery.FlakyBackend"
+    settings.EMAIL_BACKEND = "tests.notifications.test_idempotent_delivery.FlakyBackend"
     FlakyBackend.failures = {"bob@example.com": 1}
     yield
     FlakyBackend.failures = {}
