@@ -3,6 +3,9 @@ from django.db.models import Q
 
 from .choices import BookingStatus, BookingType, CheckInMethod, PaymentStatus, WaitlistStatus
 
+# Players of one area booking, the organizer included, whatever the area type's `max_players` says.
+MAX_PLAYERS_PER_BOOKING = 50
+
 
 class Booking(models.Model):
     """A booking of an area (court), a seat in a class occurrence, or an event ticket."""

@@ -89,6 +89,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
             status=data.get("status") or BookingStatus.CONFIRMED,
             notes=data.get("notes"),
             notify_customer=data.get("notify_customer", False),
+            match_player_emails=self.credential.has_scope("contacts:read"),
         )
         return self.created(self.booking_body(booking.pk), booking)
 
@@ -158,7 +159,7 @@ class BookingPlayerViewSet(ListResourceMixin, PlatformViewSet):
     def create(self, request, id=None):
         booking = self.get_booking()
         validated_data = self.validated(PlayerInputSerializer)
-        player = services.add_player(booking, **validated_data)
+        player = services.add_player(booking, **validated_data, match_emails=self.credential.has_scope("contacts:read"))
         return self.created(self.present(player.pk), player)
 
     def destroy(self, request, id=None, playerId=None):
@@ -198,7 +199,9 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
     )
     def post(self, request):
         validated_data = self.validated(ChannelBookingCreateSerializer)
-        booking = channel.create_channel_booking(self.organization, dict(validated_data))
+        booking = channel.create_channel_booking(
+            self.organization, dict(validated_data), match_emails=self.credential.has_scope("contacts:read")
+        )
         response = Response(self.booking_body(booking.pk), status=201)
         response["Location"] = f"/v1/platform/bookings/{booking.pk}"
         return response
