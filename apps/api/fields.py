@@ -198,10 +198,10 @@ class BoundedJSONObjectField(serializers.DictField):
 
 
 def json_size(value) -> int:
-    """Bytes of `value` as compact JSON (integers beyond 64 bits, which orjson refuses, through the stdlib)."""
+    """Bytes of `value` as compact JSON."""
     try:
         return len(orjson.dumps(value))
-    except orjson.JSONEncodeError:
+    except TypeError:  # orjson refuses integers beyond 64 bits
         return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 

@@ -33,6 +33,7 @@ def test_custom_fields_up_to_16_kib_and_5_levels_are_stored(api):
         ({"notes": "x" * (16 * 1024)}, "Must be at most 16384 bytes as JSON."),
         (nested(6), "Must nest at most 5 levels deep."),
         ({"list": [[[[["too deep"]]]]]}, "Must nest at most 5 levels deep."),
+        (nested(400), "Must nest at most 5 levels deep."),
     ],
 )
 def test_larger_or_deeper_custom_fields_are_400_on_the_field(api, custom_fields, message):
