@@ -126,6 +126,9 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         request=PlayerInputSerializer,
         responses={201: PLAYER.serializer},
         tags=["bookings"],
+        description="409 PLAYER_LIMIT_REACHED beyond the area type's `maxPlayers` (at most 50 players a booking); "
+        "409 DUPLICATE_VALUE for a repeated `contactId`, or a repeated e-mail when the credential holds "
+        "`contacts:read` (without it e-mails are not compared).",
     ),
     destroy=extend_schema(
         operation_id="booking_players_delete",
@@ -195,7 +198,9 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
         request=ChannelBookingCreateSerializer,
         responses={201: BOOKING.serializer},
         tags=["channel-bookings"],
-        description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`.",
+        description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`. A `contact` "
+        "block reuses the active contact with its e-mail when the credential holds `contacts:read`; without it a new "
+        "contact is always created.",
     )
     def post(self, request):
         validated_data = self.validated(ChannelBookingCreateSerializer)
