@@ -6,7 +6,9 @@ number, `"yes"` is not a boolean, `5` is not a string; DRF's stock fields coerce
 """
 
 import datetime as dt
+import json
 
+import orjson
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -165,3 +167,58 @@ class BoundedDateTimeField(StrictDateTimeField):
         if not EARLIEST <= parsed <= LATEST:
             self.fail("range")
         return parsed
+
+
+class BoundedJSONObjectField(serializers.DictField):
+    """A free-form JSON object bounded in size (bytes of its compact JSON) and nesting depth.
+
+    The body cap bounds a request; this bounds what one stored value may hold, so a row cannot grow to the size of a
+    whole body and a reader never walks a deeply nested document. `{"a": 1}` is depth 1, `{"a": {"b": [1]}}` 3.
+    """
+
+    default_error_messages = {
+        "too_large": "Must be at most {max_bytes} bytes as JSON.",
+        "too_deep": "Must nest at most {max_depth} levels deep.",
+    }
+
+    def __init__(self, *, max_bytes, max_depth, **kwargs):
+        self.max_bytes = max_bytes
+        self.max_depth = max_depth
+        limits = f"At most {max_bytes} bytes as JSON, nested at most {max_depth} levels deep."
+        kwargs["help_text"] = f"{kwargs['help_text']} {limits}" if kwargs.get("help_text") else limits
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if json_depth(value, self.max_depth) > self.max_depth:
+            self.fail("too_deep", max_depth=self.max_depth)
+        if json_size(value) > self.max_bytes:
+            self.fail("too_large", max_bytes=self.max_bytes)
+        return value
+
+
+def json_size(value) -> int:
+    """Bytes of `value` as compact JSON."""
+    try:
+        return len(orjson.dumps(value))
+    except TypeError:  # orjson refuses integers beyond 64 bits
+        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def json_depth(value, limit: int) -> int:
+    """How many containers deep `value` nests, counted without recursion and at most to `limit + 1`."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest

@@ -33,23 +33,29 @@ def _duplicate(existing_id):
     return DuplicateValue("externalId", existing_id, "A booking with this externalSource and externalId exists.")
 
 
-def _resolve_contact(organization, data):
+def _resolve_contact(organization, data, match_emails):
     from apps.contacts.services import find_or_create_contact
 
     if data.get("contact") is not None:
         return data["contact"]
-    return find_or_create_contact(organization, **data["new_contact"])
+    return find_or_create_contact(organization, **data["new_contact"], match_email=match_emails)
 
 
-def create_channel_booking(organization, data: dict) -> Booking:
-    """Create an area or class booking from a partner; an existing (externalSource, externalId) is a 409."""
+def create_channel_booking(organization, data: dict, *, match_emails=True) -> Booking:
+    """Create an area or class booking from a partner; an existing (externalSource, externalId) is a 409.
+
+    `match_emails` (the caller holds `contacts:read`): a `contact` block reuses the active contact with its e-mail,
+    and a player repeating a booked e-mail is a duplicate. Without it a `contact` block always makes a new contact
+    and e-mails are not compared, so the answer (ids aside) is the same whether or not an e-mail is known: the
+    booking never shows an existing contact's id or name to a caller that may not read contacts.
+    """
     external_source, external_id = data["external_source"], data["external_id"]
     existing_id = _existing(organization, external_source, external_id)
     if existing_id:
         raise _duplicate(existing_id)
     try:
         with transaction.atomic():
-            contact = _resolve_contact(organization, data)
+            contact = _resolve_contact(organization, data, match_emails)
             if data.get("type", BookingType.AREA) == BookingType.CLASS:
                 from .class_services import book_into_class
 
@@ -78,6 +84,7 @@ def create_channel_booking(organization, data: dict) -> Booking:
                     external_source=external_source,
                     external_id=external_id,
                     payment=data.get("payment"),
+                    match_player_emails=match_emails,
                 )
     except IntegrityError:
         # A concurrent request created the same external id between our check and insert.

@@ -5,6 +5,9 @@ from django.db.models import Q
 from .choices import ACTIVE_BOOKING_STATUSES, BookingStatus, BookingType, CheckInMethod, PaymentStatus, WaitlistStatus
 from .constraints import PostgresOnlyExclusionConstraint, TsTzRange
 
+# Players of one area booking, the organizer included, whatever the area type's `max_players` says.
+MAX_PLAYERS_PER_BOOKING = 50
+
 
 class Booking(models.Model):
     """A booking of an area (court), a seat in a class occurrence, or an event ticket."""

@@ -26,7 +26,7 @@ from .choices import (
     EntranceMethod,
     PaymentStatus,
 )
-from .models import Booking, Player
+from .models import MAX_PLAYERS_PER_BOOKING, Booking, Player
 from .resources import BOOKING, event_context
 
 CENTS = Decimal("0.01")
@@ -192,8 +192,10 @@ def _check_contact(contact, field="contactId"):
 # --- players ----------------------------------------------------------------------------------------------
 
 
-def _player_limit(area):
-    return area.area_type.max_players if area.area_type_id and area.area_type else None
+def _player_limit(area) -> int:
+    """The most players (organizer included) a booking of `area` takes: its type's `max_players`, at most 50."""
+    area_limit = area.area_type.max_players if area.area_type_id and area.area_type else None
+    return MAX_PLAYERS_PER_BOOKING if area_limit is None else min(area_limit, MAX_PLAYERS_PER_BOOKING)
 
 
 def _raise_player_limit(max_players):
@@ -213,16 +215,18 @@ def _player_fields(entry) -> dict:
     return {"contact": None, "name": entry["name"], "email": entry.get("email") or None}
 
 
-def _find_duplicate(existing: list[Player], fields: dict):
+def _find_duplicate(existing: list[Player], fields: dict, match_emails: bool):
+    """The player `fields` repeats, by contact, or by e-mail when `match_emails` (the caller may read contact
+    e-mails: otherwise a 409 on a guessed address would tell whether it is the organizer's or a player's)."""
     for player in existing:
         if fields["contact"] is not None and player.contact_id == fields["contact"].pk:
             return "contactId", player
-        if fields["email"] and player.email and player.email.lower() == fields["email"].lower():
+        if match_emails and fields["email"] and player.email and player.email.lower() == fields["email"].lower():
             return "email", player
     return None
 
 
-def _add_players(booking, organizer, entries, max_players):
+def _add_players(booking, organizer, entries, max_players, match_emails):
     existing = [
         Player.objects.create(
             organization_id=booking.organization_id,
@@ -236,18 +240,19 @@ def _add_players(booking, organizer, entries, max_players):
     for entry in entries:
         fields = _player_fields(entry)
         _check_contact(fields["contact"], field="players")  # as POST /players refuses an archived contact
-        duplicate = _find_duplicate(existing, fields)
+        duplicate = _find_duplicate(existing, fields, match_emails)
         if duplicate:
             if duplicate[1].is_organizer and duplicate[0] == "contactId":
                 continue  # the organizer listed again: already a player
             raise DuplicateValue(duplicate[0], duplicate[1].id, "That person is already a player of this booking.")
-        if max_players is not None and len(existing) >= max_players:
+        if len(existing) >= max_players:
             _raise_player_limit(max_players)
         existing.append(Player.objects.create(organization_id=booking.organization_id, booking=booking, **fields))
 
 
-def add_player(booking, *, contact=None, name=None, email=None) -> Player:
-    """Add a participant to an area booking (409 PLAYER_LIMIT_REACHED / DUPLICATE_VALUE)."""
+def add_player(booking, *, contact=None, name=None, email=None, match_emails=True) -> Player:
+    """Add a participant to an area booking (409 PLAYER_LIMIT_REACHED / DUPLICATE_VALUE). Without `match_emails`
+    an e-mail already on the booking is not a duplicate (see `_find_duplicate`)."""
     if booking.type != BookingType.AREA:
         raise ValidationFailed({"bookingId": ["Players can only be added to area bookings."]})
     with transaction.atomic():
@@ -257,11 +262,11 @@ def add_player(booking, *, contact=None, name=None, email=None) -> Player:
         _check_contact(contact)
         existing = list(booking.players.order_by("id"))
         fields = _player_fields({"contact": contact} if contact is not None else {"name": name, "email": email})
-        duplicate = _find_duplicate(existing, fields)
+        duplicate = _find_duplicate(existing, fields, match_emails)
         if duplicate:
             raise DuplicateValue(duplicate[0], duplicate[1].id, "That person is already a player of this booking.")
         max_players = _player_limit(booking.area)
-        if max_players is not None and len(existing) >= max_players:
+        if len(existing) >= max_players:
             _raise_player_limit(max_players)
         player = Player.objects.create(organization_id=booking.organization_id, booking=booking, **fields)
         booking.save(update_fields=["updated_at"])
@@ -300,8 +305,10 @@ def create_area_booking(
     external_source=None,
     external_id=None,
     payment=None,
+    match_player_emails=True,
 ) -> Booking:
-    """Book a court. Locks the Area row, so concurrent requests for one slot yield exactly one booking."""
+    """Book a court. Locks the Area row, so concurrent requests for one slot yield exactly one booking.
+    `match_player_emails`: as `add_player`'s `match_emails`."""
     _check_times(start_time, end_time)
     _check_contact(contact)
     with transaction.atomic():
@@ -329,7 +336,7 @@ def create_area_booking(
         )
         _set_price(booking, organization, price_before_tax)
         _save_area_booking(booking)
-        _add_players(booking, contact, players, max_players)
+        _add_players(booking, contact, players, max_players, match_player_emails)
         if payment:
             apply_payment_report(booking, emit_event=False, **payment)
         emit_booking(booking, "booking.created")
@@ -405,7 +412,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
                 _ensure_slot_free(area, start_time, end_time, exclude_booking_id=booking.pk)
                 if area.pk != old[0].pk:
                     max_players = _player_limit(area)
-                    if max_players is not None and booking.players.count() > max_players:
+                    if booking.players.count() > max_players:
                         _raise_player_limit(max_players)
                     booking.club_id = area.club_id
                     changed.append("areaId")

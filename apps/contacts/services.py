@@ -56,29 +56,39 @@ def find_active_by_email(organization, email, exclude_id=None):
     return qs.order_by("id").first()
 
 
-def _check_email_free(organization, email, exclude_id=None):
+def _check_email_free(organization, email, exclude_id=None, reveal_existing_id=True):
+    """409 DUPLICATE_VALUE when another active contact holds `email`; its id in `existingId` only when
+    `reveal_existing_id` (the caller holds `contacts:read`)."""
     existing = find_active_by_email(organization, email, exclude_id)
     if existing:
-        raise DuplicateValue("email", existing.id, "Another active contact already uses this e-mail.")
+        existing_id = existing.id if reveal_existing_id else None
+        raise DuplicateValue("email", existing_id, "Another active contact already uses this e-mail.")
 
 
-def create_contact(organization, **fields) -> Contact:
+def create_contact(organization, *, reveal_existing_id=True, **fields) -> Contact:
     """Create a contact; an e-mail used by another active contact is a 409 DUPLICATE_VALUE."""
     with transaction.atomic():
         _lock_email(organization, fields.get("email"))
-        _check_email_free(organization, fields.get("email"))
+        _check_email_free(organization, fields.get("email"), reveal_existing_id=reveal_existing_id)
         contact = Contact.objects.create(organization=organization, status=ContactStatus.ACTIVE, **fields)
         emit(organization, "contact.created", _event_data(contact.id))
     return contact
 
 
-def find_or_create_contact(organization, *, first_name, last_name=None, email=None, phone=None) -> Contact:
-    """The active contact with that e-mail, else a new one (the channel integration's matching rule)."""
+def find_or_create_contact(
+    organization, *, first_name, last_name=None, email=None, phone=None, match_email=True
+) -> Contact:
+    """The active contact with that e-mail, else a new one (the channel integration's matching rule).
+
+    Without `match_email` the contact is always new, even when another active contact holds the e-mail: for a caller
+    that may not learn whether an e-mail is known (no `contacts:read`). The organization merges such duplicates.
+    """
     with transaction.atomic():
-        _lock_email(organization, email)
-        existing = find_active_by_email(organization, email)
-        if existing:
-            return existing
+        if match_email:
+            _lock_email(organization, email)
+            existing = find_active_by_email(organization, email)
+            if existing:
+                return existing
         contact = Contact.objects.create(
             organization=organization,
             first_name=first_name,
@@ -90,7 +100,7 @@ def find_or_create_contact(organization, *, first_name, last_name=None, email=No
     return contact
 
 
-def update_contact(contact, **fields) -> Contact:
+def update_contact(contact, *, reveal_existing_id=True, **fields) -> Contact:
     """Partial update; `status` is never written here (archive/restore own it)."""
     fields.pop("status", None)
     with transaction.atomic():
@@ -98,7 +108,9 @@ def update_contact(contact, **fields) -> Contact:
         if "email" in fields and fields["email"] and contact.status == ContactStatus.ACTIVE:
             if (fields["email"] or "").lower() != (contact.email or "").lower():
                 _lock_email(contact.organization, fields["email"])
-                _check_email_free(contact.organization, fields["email"], exclude_id=contact.pk)
+                _check_email_free(
+                    contact.organization, fields["email"], exclude_id=contact.pk, reveal_existing_id=reveal_existing_id
+                )
         changed = []
         for name, value in fields.items():
             current = getattr(contact, f"{name}_id") if name in ("pipeline_stage", "source") else getattr(contact, name)
@@ -194,14 +206,16 @@ def _membership_event_data(membership_id):
     return build
 
 
-def restore_contact(contact) -> Contact:
+def restore_contact(contact, *, reveal_existing_id=True) -> Contact:
     """archived -> active. Cancellations made at archive time stay cancelled."""
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
         if contact.status != ContactStatus.ARCHIVED:
             raise InvalidStateTransition(contact.status)
         _lock_email(contact.organization, contact.email)
-        _check_email_free(contact.organization, contact.email, exclude_id=contact.pk)
+        _check_email_free(
+            contact.organization, contact.email, exclude_id=contact.pk, reveal_existing_id=reveal_existing_id
+        )
         contact.status = ContactStatus.ACTIVE
         contact.archived_at = None
         contact.save(update_fields=["status", "archived_at", "updated_at"])

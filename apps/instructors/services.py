@@ -44,7 +44,7 @@ def _instructor_event_data(instructor_id):
     return build
 
 
-def _create_contact(organization, data: dict) -> Contact:
+def _create_contact(organization, data: dict, reveal_existing_id: bool) -> Contact:
     """A new contact through the contacts service (duplicate e-mail check, `contact.created` event)."""
     fields = {
         "first_name": data["first_name"],
@@ -53,7 +53,7 @@ def _create_contact(organization, data: dict) -> Contact:
         "phone": data.get("phone") or None,
     }
     try:
-        return contact_services.create_contact(organization, **fields)
+        return contact_services.create_contact(organization, reveal_existing_id=reveal_existing_id, **fields)
     except DuplicateValue as exc:
         existing_id = (exc.details or {}).get("existingId")
         raise DuplicateValue(
@@ -62,12 +62,14 @@ def _create_contact(organization, data: dict) -> Contact:
 
 
 @transaction.atomic
-def create_instructor(organization, data: dict) -> Instructor:
-    """`data`: model field names; either `contact` (a Contact of the organization) or `new_contact` (a dict)."""
+def create_instructor(organization, data: dict, *, reveal_existing_contact_id=True) -> Instructor:
+    """`data`: model field names; either `contact` (a Contact of the organization) or `new_contact` (a dict).
+    A new contact's e-mail held by another active contact is a 409 naming that contact's id only when
+    `reveal_existing_contact_id` (the caller holds `contacts:read`)."""
     data = dict(data)
     new_contact = data.pop("new_contact", None)
     if new_contact is not None:
-        contact = _create_contact(organization, new_contact)
+        contact = _create_contact(organization, new_contact, reveal_existing_contact_id)
     else:
         contact = Contact.objects.select_for_update().get(pk=data.pop("contact").pk)
         existing_id = Instructor.objects.filter(contact=contact).values_list("id", flat=True).first()

@@ -1,5 +1,6 @@
 """Input validation of booking, player and channel writes; response serializers used only for OpenAPI."""
 
+from django.core.validators import MaxLengthValidator
 from rest_framework import serializers
 
 from apps.api.fields import (
@@ -16,6 +17,7 @@ from apps.clubs.models import Area
 from apps.contacts.models import Contact
 
 from ..choices import CHANNEL_BOOKING_TYPES, WRITABLE_BOOKING_STATUSES, BookingType
+from ..models import MAX_PLAYERS_PER_BOOKING
 
 MONEY = {"max_digits": 10, "decimal_places": 2, "min_value": 0, "coerce_to_string": False}
 EARLIEST_YEAR, LATEST_YEAR = 1900, 2199
@@ -39,7 +41,7 @@ class PlayerInputSerializer(serializers.Serializer):
 
     contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
     name = StrictCharField(required=False, max_length=200)
-    email = StrictEmailField(required=False, allow_null=True, allow_blank=True)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
 
     def validate(self, attrs):
         if "contact" in attrs:
@@ -51,12 +53,23 @@ class PlayerInputSerializer(serializers.Serializer):
         return {"name": attrs["name"], "email": attrs.get("email") or None}
 
 
+def player_list():
+    """At most 50 entries (400 on `players`); the validator only puts `maxItems` into the OpenAPI document, the
+    list's own `max_length` answers first."""
+    return serializers.ListSerializer(
+        child=PlayerInputSerializer(),
+        required=False,
+        max_length=MAX_PLAYERS_PER_BOOKING,
+        validators=[MaxLengthValidator(MAX_PLAYERS_PER_BOOKING)],
+    )
+
+
 class AreaBookingCreateSerializer(serializers.Serializer):
     areaId = OrganizationObjectField(model=Area, source="area")
     startTime = BoundedDateTimeField(source="start_time")
     endTime = BoundedDateTimeField(source="end_time")
     contactId = OrganizationObjectField(model=Contact, source="contact")
-    players = PlayerInputSerializer(many=True, required=False)
+    players = player_list()
     sport = StrictCharField(required=False, allow_null=True, max_length=60)
     priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
     status = serializers.ChoiceField(choices=WRITABLE_BOOKING_STATUSES, required=False)
@@ -107,7 +120,7 @@ class PaymentReportSerializer(serializers.Serializer):
 class ChannelContactSerializer(serializers.Serializer):
     firstName = StrictCharField(source="first_name", max_length=120)
     lastName = StrictCharField(source="last_name", required=False, allow_null=True, allow_blank=True, max_length=120)
-    email = StrictEmailField(required=False, allow_null=True, allow_blank=True)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
     phone = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
 
     def validate(self, attrs):
@@ -124,7 +137,7 @@ class ChannelBookingCreateSerializer(serializers.Serializer):
     classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
     contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
     contact = ChannelContactSerializer(source="new_contact", required=False)
-    players = PlayerInputSerializer(many=True, required=False)
+    players = player_list()
     priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     payment = PaymentReportFieldsSerializer(required=False)

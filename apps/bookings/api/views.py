@@ -89,6 +89,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
             status=data.get("status") or BookingStatus.CONFIRMED,
             notes=data.get("notes"),
             notify_customer=data.get("notify_customer", False),
+            match_player_emails=self.credential.has_scope("contacts:read"),
         )
         return self.created(self.booking_body(booking.pk), booking)
 
@@ -125,6 +126,9 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         request=PlayerInputSerializer,
         responses={201: PLAYER.serializer},
         tags=["bookings"],
+        description="409 PLAYER_LIMIT_REACHED beyond the area type's `maxPlayers` (at most 50 players a booking); "
+        "409 DUPLICATE_VALUE for a repeated `contactId`, or a repeated e-mail when the credential holds "
+        "`contacts:read` (without it e-mails are not compared).",
     ),
     destroy=extend_schema(
         operation_id="booking_players_delete",
@@ -158,7 +162,7 @@ class BookingPlayerViewSet(ListResourceMixin, PlatformViewSet):
     def create(self, request, id=None):
         booking = self.get_booking()
         validated_data = self.validated(PlayerInputSerializer)
-        player = services.add_player(booking, **validated_data)
+        player = services.add_player(booking, **validated_data, match_emails=self.credential.has_scope("contacts:read"))
         return self.created(self.present(player.pk), player)
 
     def destroy(self, request, id=None, playerId=None):
@@ -194,11 +198,15 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
         request=ChannelBookingCreateSerializer,
         responses={201: BOOKING.serializer},
         tags=["channel-bookings"],
-        description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`.",
+        description="Rate bucket: booking-writes for `type: area`, book-into-class for `type: class`. A `contact` "
+        "block reuses the active contact with its e-mail when the credential holds `contacts:read`; without it a new "
+        "contact is always created.",
     )
     def post(self, request):
         validated_data = self.validated(ChannelBookingCreateSerializer)
-        booking = channel.create_channel_booking(self.organization, dict(validated_data))
+        booking = channel.create_channel_booking(
+            self.organization, dict(validated_data), match_emails=self.credential.has_scope("contacts:read")
+        )
         response = Response(self.booking_body(booking.pk), status=201)
         response["Location"] = f"/v1/platform/bookings/{booking.pk}"
         return response

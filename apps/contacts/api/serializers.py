@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from apps.api.fields import (
+    BoundedJSONObjectField,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -11,6 +12,9 @@ from apps.api.fields import (
 )
 
 from ..models import ContactSource, PipelineStage
+
+CUSTOM_FIELDS_MAX_BYTES = 16 * 1024
+CUSTOM_FIELDS_MAX_DEPTH = 5
 
 
 class ContactWriteSerializer(serializers.Serializer):
@@ -30,7 +34,9 @@ class ContactWriteSerializer(serializers.Serializer):
     tags = serializers.ListField(child=StrictCharField(max_length=60), required=False, max_length=100)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=10000)
     marketingConsent = StrictBooleanField(source="marketing_consent", required=False)
-    customFields = serializers.DictField(source="custom_fields", required=False)
+    customFields = BoundedJSONObjectField(
+        source="custom_fields", required=False, max_bytes=CUSTOM_FIELDS_MAX_BYTES, max_depth=CUSTOM_FIELDS_MAX_DEPTH
+    )
 
     def validate(self, attrs):
         for name in ("last_name", "email", "phone", "language"):

@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import (
+    BoundedJSONObjectField,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -20,6 +21,9 @@ from ..choices import RateType
 from ..models import InstructorType, PayRatePolicy
 
 TIME_OF_DAY = r"^([01]\d|2[0-3]):[0-5]\d$"
+# A block-editor document nests deeper than a flat object (blocks > block > data > items > item > items ...).
+BIO_MAX_BYTES = 64 * 1024
+BIO_MAX_DEPTH = 10
 
 
 @extend_schema_serializer(component_name="AvailabilitySlotInput")
@@ -45,7 +49,7 @@ class AvailabilitySlotSerializer(serializers.Serializer):
 class NewContactSerializer(serializers.Serializer):
     firstName = StrictCharField(source="first_name", max_length=120)
     lastName = StrictCharField(source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True)
-    email = StrictEmailField(required=False, allow_null=True, allow_blank=True)
+    email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
     phone = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
 
 
@@ -62,7 +66,13 @@ class InstructorUpdateSerializer(serializers.Serializer):
     hourlyRate = StrictDecimalField(
         source="hourly_rate", max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
     )
-    bio = serializers.DictField(required=False, allow_null=True, help_text="Block-editor document.")
+    bio = BoundedJSONObjectField(
+        required=False,
+        allow_null=True,
+        help_text="Block-editor document.",
+        max_bytes=BIO_MAX_BYTES,
+        max_depth=BIO_MAX_DEPTH,
+    )
     certifications = serializers.ListField(child=StrictCharField(max_length=200), max_length=100, required=False)
     isActive = StrictBooleanField(source="is_active", required=False)
     isBookable = StrictBooleanField(source="is_bookable", required=False)

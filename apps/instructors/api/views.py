@@ -50,7 +50,9 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     update_serializer = InstructorUpdateSerializer
 
     def perform_create(self, data):
-        return services.create_instructor(self.organization, data)
+        return services.create_instructor(
+            self.organization, data, reveal_existing_contact_id=self.credential.has_scope("contacts:read")
+        )
 
     def perform_update(self, instructor, data):
         services.update_instructor(instructor, data)
