@@ -13,6 +13,8 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 
+from apps.api.client_address import client_address
+
 logger = logging.getLogger("apps.organizations")
 
 TOO_MANY_FAILURES_MESSAGE = (
@@ -26,7 +28,8 @@ def _digest(value: str) -> str:
 
 class AdminLoginThrottle:
     def __init__(self, request, username):
-        address = (request.META.get("REMOTE_ADDR") if request is not None else None) or "unknown"
+        # The same client address as the API's failed-authentication bucket (TRUSTED_PROXY_COUNT behind proxies).
+        address = client_address(request) if request is not None else "unknown"
         account = (username or "").strip().lower()
         self.window = settings.ADMIN_LOGIN_FAILURE_WINDOW_SECONDS
         self.address_key = f"admin-login-failures:address:{_digest(address)}"
