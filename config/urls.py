@@ -7,6 +7,7 @@ from apps.api.views import not_found
 platform_urls = [
     path("", include("apps.organizations.api.urls")),
     path("", include("apps.clubs.api.urls")),
+    path("", include("apps.occupancy.api.urls")),
     path("", include("apps.contacts.api.urls")),
     path("", include("apps.instructors.api.urls")),
     path("", include("apps.classes.api.urls")),

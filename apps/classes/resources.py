@@ -10,18 +10,14 @@ import datetime as dt
 from typing import Annotated, NotRequired, TypedDict
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
-
 from apps.api.expressions import related_ids
 from apps.api.fastread import fetch_values
 from apps.api.presenters import money
 from apps.api.resources import Describe, PresentContext, Resource
-from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, BookingType, CheckInMethod
-from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.clubs.choices import DayOfWeek
 from apps.instructors.models import Instructor
 from apps.instructors.resources import INSTRUCTOR_SUMMARY, InstructorSummary
+from apps.occupancy.queries import class_seat_counts
 
 from . import models
 from .choices import AvailabilityStatus, ClassStatus, EndsType, Frequency, SeriesStatus, TimeStatus, Visibility
@@ -108,21 +104,9 @@ class Class(TypedDict):
     series: NotRequired[ClassSeriesInfo]
 
 
-def _count_subquery(queryset, fk: str):
-    counted = queryset.filter(**{fk: OuterRef("pk")}).order_by().values(fk).annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
-
-
 def annotate_counts(queryset):
     """`booked_total` (active class bookings), `walk_in_total` (standalone check-ins), `waitlist_total`."""
-    bookings = Booking.objects.filter(type=BookingType.CLASS, status__in=ACTIVE_BOOKING_STATUSES)
-    walk_ins = CheckIn.objects.filter(method=CheckInMethod.MEMBERSHIP, booking__isnull=True)
-    waitlist = WaitlistEntry.objects.filter(status__in=ACTIVE_WAITLIST_STATUSES)
-    return queryset.annotate(
-        booked_total=_count_subquery(bookings, "class_occurrence"),
-        walk_in_total=_count_subquery(walk_ins, "class_occurrence"),
-        waitlist_total=_count_subquery(waitlist, "class_occurrence"),
-    )
+    return queryset.annotate(**class_seat_counts())
 
 
 def _recurrence(row) -> ClassRecurrence | None:

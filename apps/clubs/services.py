@@ -1,4 +1,6 @@
-"""Domain operations of clubs, areas, area types and blocks, plus opening hours and free-time computation.
+"""Domain operations of clubs, areas and area types, plus opening hours and the `availability.changed` payload.
+
+Area blocks and free time read bookings and classes, so they live in `apps.occupancy`.
 
 Views, the admin, management commands and other apps call these; they raise `apps.api.exceptions` errors.
 """
@@ -11,12 +13,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFailed
+from apps.api.exceptions import DuplicateValue, ValidationFailed
 from apps.domain_events.services import emit
 
 from .choices import WEEKDAYS
-from .models import Area, AreaBlock, AreaType, Club
-from .resources import present_block
+from .models import Area, AreaType, Club
 
 # --- Opening hours -------------------------------------------------------------------------------------------
 
@@ -200,75 +201,7 @@ def update_area(area: Area, changes: dict) -> Area:
     return area
 
 
-# --- Blocks --------------------------------------------------------------------------------------------------
-
-
-def slot_conflicts(area: Area, start: dt.datetime, end: dt.datetime) -> list[dict]:
-    """Active area bookings of `area` overlapping [start, end), as `[{type: "booking", id}]`."""
-    from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
-    from apps.bookings.models import Booking
-
-    ids = (
-        Booking.objects.filter(
-            area_id=area.id,
-            type=BookingType.AREA,
-            status__in=ACTIVE_BOOKING_STATUSES,
-            start_time__lt=end,
-            end_time__gt=start,
-        )
-        .order_by("start_time", "id")
-        .values_list("id", flat=True)
-    )
-    return [{"type": "booking", "id": booking_id} for booking_id in ids]
-
-
-def create_block(organization, *, area: Area, start_time: dt.datetime, end_time: dt.datetime, reason=None):
-    """Block `area` for [start_time, end_time); refused with 409 SLOT_UNAVAILABLE over an active booking.
-
-    The area row is locked for the check and the insert: booking writers lock the same row, so a booking and a
-    block cannot both pass their overlap checks concurrently.
-    """
-    if end_time <= start_time:
-        raise ValidationFailed({"endTime": ["Must be after `startTime`."]})
-    with transaction.atomic():
-        area = Area.objects.select_for_update().select_related("club").get(pk=area.pk)
-        conflicts = slot_conflicts(area, start_time, end_time)
-        if conflicts:
-            raise ApiError(
-                "The area has an active booking in that time.",
-                code="SLOT_UNAVAILABLE",
-                status=409,
-                details={"conflicts": conflicts},
-            )
-        block = AreaBlock.objects.create(
-            organization=organization,
-            club_id=area.club_id,
-            area=area,
-            start_time=start_time,
-            end_time=end_time,
-            reason=reason,
-        )
-        emit(organization, "area_block.created", present_block(block.pk))
-        emit_availability_changed(area, start_time, end_time, cause="block")
-    return block
-
-
-def delete_block(block: AreaBlock) -> None:
-    """Unblock: the block is removed and its time becomes bookable again."""
-    with transaction.atomic():
-        area = Area.objects.select_for_update().select_related("club").get(pk=block.area_id)
-        if not AreaBlock.objects.filter(pk=block.pk).exists():  # a concurrent unblock got there first
-            raise NotFound()
-        data = present_block(block.pk)
-        block.delete()
-        emit(area.organization_id, "area_block.deleted", data)
-        emit_availability_changed(area, block.start_time, block.end_time, cause="block")
-
-
-# --- Availability --------------------------------------------------------------------------------------------
-
-MAX_AVAILABILITY_DAYS = 14
-MAX_AVAILABILITY_MINUTES = MAX_AVAILABILITY_DAYS * 24 * 60
+# --- Club clock range -----------------------------------------------------------------------------------------
 
 # Instants a club clock can always represent, with a day's margin for "24:00" and overnight hours.
 EARLIEST_INSTANT = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
@@ -279,101 +212,3 @@ def check_instant_range(field: str, value: dt.datetime | None) -> None:
     """A 400 on `field` for an instant no club clock can represent (converting it would overflow)."""
     if value is not None and not EARLIEST_INSTANT <= value <= LATEST_INSTANT:
         raise ValidationFailed({field: ["Must be between 1900-01-01 and 9999-12-01."]})
-
-
-def next_whole_minute(value: dt.datetime) -> dt.datetime:
-    """`value` rounded up to a whole minute, so free time starting now reads 10:21:00Z rather than 10:20:13.52Z."""
-    rounded = value.replace(second=0, microsecond=0)
-    return rounded if rounded == value else rounded + dt.timedelta(minutes=1)
-
-
-def _subtract(free: list[tuple], busy_start, busy_end) -> list[tuple]:
-    result = []
-    for start, end in free:
-        if busy_end <= start or busy_start >= end:
-            result.append((start, end))
-            continue
-        if busy_start > start:
-            result.append((start, busy_start))
-        if busy_end < end:
-            result.append((busy_end, end))
-    return result
-
-
-def _merge(intervals: list[tuple]) -> list[tuple]:
-    merged: list[tuple] = []
-    for start, end in intervals:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
-
-
-def free_intervals(
-    club: Club,
-    areas: list[Area],
-    window_start: dt.datetime,
-    window_end: dt.datetime,
-    min_duration: dt.timedelta | None = None,
-    not_before: dt.datetime | None = None,
-) -> list[dict]:
-    """Free time of each area inside the club's opening hours within [window_start, window_end).
-
-    Busy time is an active area booking, a block or an active class placed in the area. Three queries in all,
-    whatever the number of areas. Rows are ordered by area (position, id), then start time.
-    """
-    from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
-    from apps.bookings.models import Booking
-    from apps.classes.choices import ClassStatus
-    from apps.classes.models import ClassOccurrence
-
-    if not_before is not None and not_before > window_start:
-        window_start = not_before
-    if not areas or window_end <= window_start:
-        return []
-
-    tz = club_tz(club)
-    first_day = window_start.astimezone(tz).date() - dt.timedelta(days=1)  # a "24:00" or overnight day
-    last_day = (window_end - dt.timedelta(microseconds=1)).astimezone(tz).date()
-    opening = []
-    day = first_day
-    while day <= last_day:
-        for start, end in opening_intervals(club, day):
-            start, end = max(start, window_start), min(end, window_end)
-            if end > start:
-                opening.append((start, end))
-        day += dt.timedelta(days=1)
-    if not opening:
-        return []
-    opening = _merge(sorted(opening))
-
-    area_ids = [a.id for a in areas]
-    busy: dict[int, list[tuple]] = {a.id: [] for a in areas}
-    overlap = {"area_id__in": area_ids, "start_time__lt": window_end, "end_time__gt": window_start}
-    rows = list(
-        Booking.objects.filter(type=BookingType.AREA, status__in=ACTIVE_BOOKING_STATUSES, **overlap).values_list(
-            "area_id", "start_time", "end_time"
-        )
-    )
-    rows += list(AreaBlock.objects.filter(**overlap).values_list("area_id", "start_time", "end_time"))
-    rows += list(
-        ClassOccurrence.objects.filter(status=ClassStatus.ACTIVE, **overlap).values_list(
-            "area_id", "start_time", "end_time"
-        )
-    )
-    for area_id, start, end in rows:
-        busy[area_id].append((start, end))
-
-    result = []
-    for area in areas:
-        free = list(opening)
-        for start, end in sorted(busy[area.id]):
-            free = _subtract(free, start, end)
-        for start, end in free:
-            if min_duration and end - start < min_duration:
-                continue
-            result.append(
-                {"clubId": club.id, "areaId": area.id, "areaName": area.name, "startTime": start, "endTime": end}
-            )
-    return result

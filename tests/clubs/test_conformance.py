@@ -6,8 +6,11 @@ from unittest import mock
 
 import pytest
 
+from apps.api.exceptions import NotFound
 from apps.clubs import services
 from apps.clubs.models import AreaBlock, AreaType
+from apps.occupancy import availability
+from apps.occupancy import services as blocks
 from tests.clubs.cases import make_area
 
 pytestmark = pytest.mark.django_db
@@ -87,11 +90,11 @@ def test_free_time_starting_now_is_on_a_whole_minute(api, organization, club, ar
     club.opening_hours = {d: [["00:00", "24:00"]] for d in services.WEEKDAYS}
     club.save()
     now = dt.datetime(2031, 3, 4, 10, 20, 13, 520000, tzinfo=dt.UTC)
-    with mock.patch("apps.clubs.api.views.timezone.now", return_value=now):
+    with mock.patch("apps.occupancy.api.views.timezone.now", return_value=now):
         body = api.get(f"/v1/platform/availability?clubId={club.id}&startDate=2031-03-04").json()
     assert body["data"][0]["startTime"] == "2031-03-04T10:21:00Z"
     assert body["data"][0]["endTime"] == "2031-03-04T23:00:00Z"  # midnight in Madrid (UTC+1)
-    assert services.next_whole_minute(now.replace(second=0, microsecond=0)) == now.replace(second=0, microsecond=0)
+    assert availability.next_whole_minute(now.replace(second=0, microsecond=0)) == now.replace(second=0, microsecond=0)
 
 
 def test_empty_patch_keeps_updated_at(api, area):
@@ -124,9 +127,9 @@ def test_unblock_twice_is_404_and_emits_once(api, organization, events, django_c
     )
     stale = AreaBlock.objects.get(pk=block.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.delete_block(block)
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.NotFound):
-        services.delete_block(stale)
+        blocks.delete_block(block)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(NotFound):
+        blocks.delete_block(stale)
     assert len(events("area_block.deleted")) == 1
 
 

@@ -1,0 +1,57 @@
+"""Area blocks: a block takes an area's time, so creating one checks what already occupies it.
+
+Every writer of an area's time (blocks here, bookings in `apps.bookings.services`) locks the Area row with
+`select_for_update` inside its transaction before checking for overlaps, so a booking and a block cannot both pass
+their checks concurrently.
+"""
+
+import datetime as dt
+
+from django.db import transaction
+
+from apps.api.exceptions import ApiError, NotFound, ValidationFailed
+from apps.clubs.models import Area, AreaBlock
+from apps.clubs.resources import present_block
+from apps.clubs.services import emit_availability_changed
+from apps.domain_events.services import emit
+
+from .queries import booking_conflicts
+
+
+def create_block(organization, *, area: Area, start_time: dt.datetime, end_time: dt.datetime, reason=None):
+    """Block `area` for [start_time, end_time); refused with 409 SLOT_UNAVAILABLE over an active booking."""
+    if end_time <= start_time:
+        raise ValidationFailed({"endTime": ["Must be after `startTime`."]})
+    with transaction.atomic():
+        area = Area.objects.select_for_update().select_related("club").get(pk=area.pk)
+        conflicts = booking_conflicts(area, start_time, end_time)
+        if conflicts:
+            raise ApiError(
+                "The area has an active booking in that time.",
+                code="SLOT_UNAVAILABLE",
+                status=409,
+                details={"conflicts": conflicts},
+            )
+        block = AreaBlock.objects.create(
+            organization=organization,
+            club_id=area.club_id,
+            area=area,
+            start_time=start_time,
+            end_time=end_time,
+            reason=reason,
+        )
+        emit(organization, "area_block.created", present_block(block.pk))
+        emit_availability_changed(area, start_time, end_time, cause="block")
+    return block
+
+
+def delete_block(block: AreaBlock) -> None:
+    """Unblock: the block is removed and its time becomes bookable again."""
+    with transaction.atomic():
+        area = Area.objects.select_for_update().select_related("club").get(pk=block.area_id)
+        if not AreaBlock.objects.filter(pk=block.pk).exists():  # a concurrent unblock got there first
+            raise NotFound()
+        data = present_block(block.pk)
+        block.delete()
+        emit(area.organization_id, "area_block.deleted", data)
+        emit_availability_changed(area, block.start_time, block.end_time, cause="block")
