@@ -6,8 +6,10 @@ Create (area or class), read, cancel and payment reports. Channel-created bookin
 from django.db import IntegrityError, transaction
 
 from apps.api.exceptions import DuplicateValue, NotFound
+from apps.contacts.services import find_or_create_contact
 
 from .choices import BookingType
+from .class_services import book_into_class
 from .models import Booking
 from .services import apply_payment_report, cancel_booking, create_area_booking
 
@@ -34,8 +36,6 @@ def _duplicate(existing_id):
 
 
 def _resolve_contact(organization, data, match_emails):
-    from apps.contacts.services import find_or_create_contact
-
     if data.get("contact") is not None:
         return data["contact"]
     return find_or_create_contact(organization, **data["new_contact"], match_email=match_emails)
@@ -57,8 +57,6 @@ def create_channel_booking(organization, data: dict, *, match_emails=True) -> Bo
         with transaction.atomic():
             contact = _resolve_contact(organization, data, match_emails)
             if data.get("type", BookingType.AREA) == BookingType.CLASS:
-                from .class_services import book_into_class
-
                 booking = book_into_class(
                     organization=organization,
                     occurrence=data["class_occurrence"],

@@ -8,6 +8,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition
+from apps.billing.services import (
+    consume_use,
+    lock_membership,
+    validate_membership_for_class,
+    validate_membership_for_club,
+)
 from apps.classes.choices import ClassStatus
 from apps.domain_events.services import emit
 
@@ -84,13 +90,6 @@ def check_in_walk_in(
     booking instead), ALREADY_CHECKED_IN (a walk-in of the same contact into the same class) and CLASS_FULL.
     Consumes one use when the membership's uses are counted. Emits `checkin.created`.
     """
-    from apps.billing.services import (
-        consume_use,
-        lock_membership,
-        validate_membership_for_class,
-        validate_membership_for_club,
-    )
-
     at = checked_in_at or timezone.now()
     with transaction.atomic():
         occ = lock_class(occurrence.pk) if occurrence is not None else None

@@ -1,9 +1,8 @@
 """Class seats: booking a contact into a class occurrence, moving a seat, freeing one, and the waitlist.
 
 Capacity is checked under a row lock on the ClassOccurrence (`SELECT ... FOR UPDATE`), so concurrent requests for
-the last seats are serialised per class and can never overbook. A class's occupancy ("bookedCount") is its active
-class bookings plus standalone walk-in check-ins on a membership into that class; `occupancy_annotations()`
-exposes the same rule as queryset annotations for the Class presenter.
+the last seats are serialised per class and can never overbook. What takes a seat (active class bookings plus
+standalone walk-in check-ins) is defined once in `apps.occupancy.queries`, which the Class counts read too.
 
 Lock order, everywhere: class occurrence(s) (by id), then waitlist entries, then memberships. A caller that has
 already locked a booking (cancel, PATCH) may then lock occurrences; nothing here locks a booking after a class.
@@ -13,28 +12,27 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition
+from apps.billing.services import consume_use, lock_membership, restore_use, validate_membership_for_class
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
 from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
+from apps.occupancy.queries import active_class_bookings, booked_count
 
+from . import events
 from .choices import (
-    ACTIVE_BOOKING_STATUSES,
     ACTIVE_WAITLIST_STATUSES,
     OPEN_BOOKING_STATUSES,
     BookingStatus,
     BookingType,
-    CheckInMethod,
     EntranceMethod,
     PaymentStatus,
     WaitlistStatus,
 )
-from .models import Booking, CheckIn, WaitlistEntry
+from .models import Booking, WaitlistEntry
 from .resources import waitlist_event_data
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -82,52 +80,10 @@ class WaitlistNotAllowed(Conflict):
 # --- occupancy ---------------------------------------------------------------------------------------------------
 
 
-def active_class_bookings():
-    return Booking.objects.filter(type=BookingType.CLASS, status__in=ACTIVE_BOOKING_STATUSES)
-
-
-def standalone_class_checkins():
-    """Walk-ins on a membership into a class (no booking): they take a seat too."""
-    return CheckIn.objects.filter(method=CheckInMethod.MEMBERSHIP, booking__isnull=True, class_occurrence__isnull=False)
-
-
-def booked_count(occurrence_id: int) -> int:
-    """Attendee bookings plus standalone walk-in check-ins of one class occurrence, in one statement.
-
-    Run it after `lock_occurrence`, as its own statement: it then sees every seat committed before the lock was
-    granted (a subquery inside the locking SELECT itself would keep the snapshot taken before waiting for the lock).
-    """
-    annotations = occupancy_annotations()
-    value = (
-        ClassOccurrence.objects.filter(pk=occurrence_id)
-        .annotate(booked_count=annotations["booked_count"])
-        .values_list("booked_count", flat=True)
-        .first()
-    )
-    return value or 0
-
-
 def spots_left(occurrence, booked: int) -> int | None:
     if occurrence.max_capacity is None:
         return None
     return max(0, occurrence.max_capacity - booked)
-
-
-def _count_subquery(queryset, field="class_occurrence"):
-    counted = (
-        queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")[:1]
-    )
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
-
-
-def occupancy_annotations() -> dict:
-    """`ClassOccurrence.objects.annotate(**occupancy_annotations())`: `booked_count` and `waitlist_count` per class,
-    computed in the same query (bookedCount = active class bookings + standalone walk-ins; waitlistCount = pending
-    + notified entries)."""
-    bookings = _count_subquery(active_class_bookings())
-    walk_ins = _count_subquery(standalone_class_checkins())
-    waiting = _count_subquery(WaitlistEntry.objects.filter(status__in=ACTIVE_WAITLIST_STATUSES))
-    return {"booked_count": bookings + walk_ins, "waitlist_count": waiting}
 
 
 def lock_occurrence(occurrence_id: int) -> ClassOccurrence:
@@ -182,11 +138,9 @@ def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
 
 
 def booking_event_data(booking, organization=None):
-    """The Booking shape for `booking.*` events: the one builder in `services` (reads the row just written;
-    e-mails hidden like every event payload)."""
-    from .services import booking_event_data as build_from_row
-
-    return build_from_row(booking.pk)
+    """The Booking shape for `booking.*` events (reads the row just written; e-mails hidden like every event
+    payload)."""
+    return events.booking_event_data(booking.pk)
 
 
 # --- booking into a class ----------------------------------------------------------------------------------------
@@ -227,8 +181,6 @@ def book_into_class(
     `payment` (a partner's payment report) is applied before `booking.created` is emitted, so the one event
     carries it. With `notify_customer` the contact is told (after commit).
     """
-    from apps.billing.services import consume_use, lock_membership, validate_membership_for_class
-
     if status not in OPEN_BOOKING_STATUSES:
         raise ValueError(f"a new class booking is confirmed or pending, not {status!r}")
     with transaction.atomic():
@@ -336,8 +288,6 @@ def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
 def release_seat(booking) -> None:
     """Called inside the caller's transaction after a class booking was cancelled: the seat goes back to the class
     (a membership seat gives its use back) and the first pending waitlist entry is notified."""
-    from apps.billing.services import restore_use
-
     if booking.type != BookingType.CLASS or not booking.class_occurrence_id:
         return
     offer_free_seat(booking.class_occurrence_id)  # locks the class first: the lock order is class, then membership
@@ -468,5 +418,4 @@ __all__ = [
     "remove_waitlist_entry",
     "settle_waitlist_of",
     "booked_count",
-    "occupancy_annotations",
 ]

@@ -13,50 +13,26 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
-from apps.classes.choices import ClassStatus
+from apps.clubs.models import Area
 from apps.contacts.choices import ContactStatus
-from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
+from apps.occupancy.queries import area_conflicts
 
 from .choices import (
-    ACTIVE_BOOKING_STATUSES,
     OPEN_BOOKING_STATUSES,
     BookingStatus,
     BookingType,
     EntranceMethod,
     PaymentStatus,
 )
+from .class_services import move_class_booking, release_seat
+from .events import emit_availability_changed, emit_booking
 from .models import MAX_PLAYERS_PER_BOOKING, Booking, Player
-from .resources import BOOKING, event_context
 
 CENTS = Decimal("0.01")
 
 
-# --- events -------------------------------------------------------------------------------------------------
-
-
-def booking_event_data(booking_id):
-    """The Booking as GET returns it, built from the row just written, rendered without `contacts:read` (e-mails
-    null)."""
-
-    def build():
-        from apps.organizations.models import Organization
-
-        organization = Organization.objects.get(bookings=booking_id)
-        return BOOKING.get(Booking.objects.all(), booking_id, event_context(organization))
-
-    return build
-
-
-def emit_booking(booking, type_, changed_fields=None):
-    emit(booking.organization_id, type_, booking_event_data(booking.id), changed_fields=changed_fields)
-
-
-def emit_availability_changed(organization_id, area, start_time, end_time):
-    """A booking freed or took court time: one payload builder for every cause (times rendered in UTC)."""
-    from apps.clubs.services import emit_availability_changed as emit_for_area
-
-    emit_for_area(area, start_time, end_time, cause="booking")
+# --- notices ------------------------------------------------------------------------------------------------
 
 
 def _notify(booking, kind, subject, body):
@@ -111,34 +87,11 @@ def _set_price(booking, organization, price_before_tax):
 
 
 def lock_area(area_id):
-    from apps.clubs.models import Area
-
     return Area.objects.select_for_update(of=("self",)).select_related("club", "area_type").get(pk=area_id)
 
 
-def find_area_conflicts(area, start_time, end_time, exclude_booking_id=None) -> list[dict]:
-    """Active bookings, blocks and active classes overlapping [start, end) on `area`. Call with the area locked."""
-    from apps.classes.models import ClassOccurrence
-    from apps.clubs.models import AreaBlock
-
-    overlap = {"start_time__lt": end_time, "end_time__gt": start_time}
-    bookings = Booking.objects.filter(area=area, status__in=ACTIVE_BOOKING_STATUSES, **overlap)
-    if exclude_booking_id:
-        bookings = bookings.exclude(pk=exclude_booking_id)
-    conflicts = [
-        {"type": "booking", "id": pk} for pk in bookings.order_by("start_time", "id").values_list("pk", flat=True)
-    ]
-    blocks = AreaBlock.objects.filter(area=area, **overlap).order_by("start_time", "id")
-    conflicts += [{"type": "block", "id": pk} for pk in blocks.values_list("pk", flat=True)]
-    classes = ClassOccurrence.objects.filter(area=area, status=ClassStatus.ACTIVE, **overlap)
-    conflicts += [
-        {"type": "class", "id": pk} for pk in classes.order_by("start_time", "id").values_list("pk", flat=True)
-    ]
-    return conflicts
-
-
 def _ensure_slot_free(area, start_time, end_time, exclude_booking_id=None):
-    conflicts = find_area_conflicts(area, start_time, end_time, exclude_booking_id)
+    conflicts = area_conflicts(area, start_time, end_time, exclude_booking_id)
     if conflicts:
         raise ApiError(
             "The area is already taken at that time.",
@@ -165,7 +118,7 @@ def _save_area_booking(booking, **save_kwargs):
     except IntegrityError as error:
         if not _is_overlap_violation(error):
             raise
-        conflicts = find_area_conflicts(booking.area, booking.start_time, booking.end_time, booking.pk)
+        conflicts = area_conflicts(booking.area, booking.start_time, booking.end_time, booking.pk)
         raise ApiError(
             "The area is already taken at that time.",
             code="SLOT_UNAVAILABLE",
@@ -387,8 +340,6 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
         if "class_occurrence" in changes:
             occurrence = changes.pop("class_occurrence")
             if occurrence.pk != booking.class_occurrence_id:
-                from .class_services import move_class_booking
-
                 booking = move_class_booking(booking, occurrence)
                 changed.append("classId")
         if "status" in changes:
@@ -468,8 +419,6 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
         booking.cancellation_reason = reason
         booking.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
         if booking.type == BookingType.CLASS:
-            from .class_services import release_seat
-
             release_seat(booking)
         emit_booking(booking, "booking.cancelled")
         if booking.type == BookingType.AREA and booking.area_id:

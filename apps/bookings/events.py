@@ -1,0 +1,28 @@
+"""Payloads of the booking domain events (API.md §9), shared by area bookings, class seats and check-ins."""
+
+from apps.clubs.services import emit_availability_changed as emit_for_area
+from apps.domain_events.services import emit
+from apps.organizations.models import Organization
+
+from .models import Booking
+from .resources import BOOKING, event_context
+
+
+def booking_event_data(booking_id):
+    """The Booking as GET returns it, built from the row just written, rendered without `contacts:read` (e-mails
+    null)."""
+
+    def build():
+        organization = Organization.objects.get(bookings=booking_id)
+        return BOOKING.get(Booking.objects.all(), booking_id, event_context(organization))
+
+    return build
+
+
+def emit_booking(booking, type_, changed_fields=None):
+    emit(booking.organization_id, type_, booking_event_data(booking.id), changed_fields=changed_fields)
+
+
+def emit_availability_changed(organization_id, area, start_time, end_time):
+    """A booking freed or took court time: one payload builder for every cause (times rendered in UTC)."""
+    emit_for_area(area, start_time, end_time, cause="booking")
