@@ -8,11 +8,13 @@ from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue, InvalidStateTransition
 from apps.billing.choices import MembershipStatus
+from apps.billing.models import Membership
 from apps.domain_events.services import emit
 
 from .choices import ContactStatus
 from .models import Contact
 from .resources import present_contact
+from .signals import contact_archived
 
 # Model field -> API field, for `changedFields`.
 API_FIELDS = {
@@ -133,15 +135,9 @@ def archive_contact(contact, *, reason=None) -> Contact:
     """active -> archived, cancelling the contact's active memberships and every future booking, and removing its
     waitlist entries of future classes, atomically.
 
-    Bookings are cancelled through `cancel_booking` so freed class seats notify the waitlist and every
-    cancellation emits its own event. The cancellations are not undone by `restore_contact`.
+    Bookings and waitlist entries are cancelled by the `contact_archived` receiver of the bookings app, in this
+    transaction. The cancellations are not undone by `restore_contact`.
     """
-    from apps.billing.models import Membership
-    from apps.bookings.choices import ACTIVE_WAITLIST_STATUSES, OPEN_BOOKING_STATUSES
-    from apps.bookings.class_services import remove_waitlist_entry
-    from apps.bookings.models import Booking, WaitlistEntry
-    from apps.bookings.services import cancel_booking
-
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
         if contact.status != ContactStatus.ACTIVE:
@@ -163,37 +159,14 @@ def archive_contact(contact, *, reason=None) -> Contact:
             membership.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
             emit(contact.organization, "membership.cancelled", _membership_event_data(membership.id))
 
-        bookings = Booking.objects.filter(
-            contact=contact, start_time__gt=now, status__in=OPEN_BOOKING_STATUSES
-        ).order_by("start_time", "id")
-        for booking in bookings:
-            cancel_booking(booking, reason=reason or "Contact archived", source="contact_archive")
-
-        # A waitlist entry is a claim on a future seat: leaving it would let a promote book an archived contact.
-        entries = WaitlistEntry.objects.filter(
-            contact=contact, status__in=ACTIVE_WAITLIST_STATUSES, class_occurrence__start_time__gt=now
-        ).order_by("class_occurrence_id", "id")
-        for entry in entries:
-            remove_waitlist_entry(entry)
-
+        contact_archived.send(sender=Contact, contact=contact, reason=reason, now=now)
         emit(contact.organization, "contact.archived", _event_data(contact.id))
     return contact
 
 
 def _membership_event_data(membership_id):
     def build():
-        from apps.billing.models import Membership
-
         membership = Membership.objects.select_related("contact", "plan").get(pk=membership_id)
-        try:
-            from apps.billing.presenters import present_membership
-        except ImportError:
-            present_membership = None
-        if present_membership is not None:
-            try:
-                return present_membership(membership, {"can_read_contacts": False})
-            except TypeError:
-                pass
         return {
             "id": membership.id,
             "contactId": membership.contact_id,
