@@ -1,11 +1,11 @@
 """Demo instructors (runs after clubs and contacts): types, a pay-rate policy, three instructors with weekly
-availability, and the demo class types and progression track (apps/classes/type_demo.py)."""
+availability, and the demo class types and progression track (apps/instructors/class_type_demo.py)."""
 
-from apps.classes import type_demo
 from apps.clubs.choices import DayOfWeek
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
+from . import class_type_demo
 from .choices import RateType
 from .models import Instructor, InstructorType, PayRatePolicy
 
@@ -90,4 +90,4 @@ def seed(organization, ctx: dict) -> None:
     ctx["instructor_types"] = types
     ctx["pay_rate_policy"] = policy
     ctx["instructors"] = instructors
-    type_demo.seed(organization, ctx)
+    class_type_demo.seed(organization, ctx)

@@ -1,6 +1,6 @@
 """Demo class types and a progression track. Called from apps/instructors/demo.py (which runs before classes)."""
 
-from .models import ClassType, ProgressionLevel, ProgressionTrack
+from apps.classes.models import ClassType, ProgressionLevel, ProgressionTrack
 
 CLASS_TYPES = [
     {
