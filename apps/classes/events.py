@@ -6,6 +6,7 @@ from apps.clubs.services import emit_availability_changed
 from apps.domain_events import services as domain_events
 
 from .choices import SeriesStatus
+from .resources import load_classes
 
 
 def emit_class_events(organization, type_: str, class_ids, changed_fields: dict | None = None):
@@ -15,8 +16,6 @@ def emit_class_events(organization, type_: str, class_ids, changed_fields: dict 
     changed_fields: {class_id: [api field names]} for class.updated. The classes are presented once, in one
     batch, when the first payload is built; the events are written in one bulk insert.
     """
-    from .resources import load_classes
-
     class_ids = list(class_ids)
     if not class_ids:
         return

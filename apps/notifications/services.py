@@ -8,6 +8,7 @@ import uuid
 from django.db import transaction
 
 from .choices import Channel
+from .tasks import deliver_notification
 
 ALL_CHANNELS = tuple(Channel.values)
 
@@ -16,8 +17,6 @@ def notify_contacts(
     organization, contact_ids, *, kind, subject, body, data=None, channels=ALL_CHANNELS, attachments=()
 ):
     """Queue a notification to each contact, after commit. `attachments`: (filename, text, mimetype)."""
-    from .tasks import deliver_notification
-
     contact_ids = sorted({int(c) for c in contact_ids if c})
     if not contact_ids:
         return

@@ -1,9 +1,11 @@
 import hashlib
 import json
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from django.db import transaction
+from django.utils import timezone
 
 from apps.contacts.models import Contact
 
@@ -81,11 +83,5 @@ DELIVERY_RECORD_RETENTION_DAYS = 30
 @shared_task
 def purge_delivery_records(days: int = DELIVERY_RECORD_RETENTION_DAYS) -> int:
     """Daily: drop delivery records older than any retry can be (a retried task is at most hours old)."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from .models import NotificationDelivery
-
     deleted, _ = NotificationDelivery.objects.filter(created_at__lt=timezone.now() - timedelta(days=days)).delete()
     return deleted

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from apps.api.exceptions import ValidationFailed
 from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
 
 from .choices import Plan
@@ -176,8 +177,6 @@ def update_settings(organization, changes: dict) -> Organization:
 
     Raises `ValidationFailed` when the offered languages leave out the (read-only) default language.
     """
-    from apps.api.exceptions import ValidationFailed
-
     with transaction.atomic():
         locked = Organization.objects.select_for_update().get(pk=organization.pk)
         fields = []
