@@ -17,12 +17,12 @@ from apps.billing.services import (
 from apps.classes.choices import ClassStatus
 from apps.domain_events.services import emit
 
+from . import events
 from .choices import OPEN_BOOKING_STATUSES, BookingStatus, CheckInMethod
 from .class_services import (
     AlreadyBooked,
     ClassCancelled,
     active_booking_of,
-    booking_event_data,
     ensure_seat_free,
     settle_waitlist_of,
 )
@@ -75,7 +75,7 @@ def check_in_booking(*, organization, booking, checked_in_at=None, source="api")
         emit(
             organization,
             "booking.updated",
-            booking_event_data(booking, booking.organization),
+            events.booking_event_data(booking.pk),
             changed_fields=["status", "checkedIn", "checkedInAt"],
         )
     return checkin

@@ -134,15 +134,6 @@ def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
     return [e.pk for e in entries]
 
 
-# --- event payloads ----------------------------------------------------------------------------------------------
-
-
-def booking_event_data(booking, organization=None):
-    """The Booking shape for `booking.*` events (reads the row just written; e-mails hidden like every event
-    payload)."""
-    return events.booking_event_data(booking.pk)
-
-
 # --- booking into a class ----------------------------------------------------------------------------------------
 
 
@@ -225,7 +216,7 @@ def book_into_class(
 
             booking = apply_payment_report(booking, emit_event=False, **payment)
         booking.class_occurrence = occ
-        emit(organization, "booking.created", booking_event_data(booking, occ.organization))
+        emit(organization, "booking.created", events.booking_event_data(booking.pk))
         settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
         if notify_customer and contact is not None:
             local = timezone.localtime(occ.start_time, _club_tz(occ))
