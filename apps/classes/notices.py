@@ -5,12 +5,11 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingType
-from apps.bookings.models import Booking
 from apps.instructors.models import Instructor
 from apps.notifications.choices import Channel
 from apps.notifications.ics import CalendarEvent, build_calendar
 from apps.notifications.services import notify_contacts
+from apps.occupancy.queries import active_class_bookings
 
 from .choices import ClassStatus
 
@@ -32,9 +31,8 @@ def describe(occurrence) -> str:
 def booked_contact_ids(occurrence_ids) -> list[int]:
     return sorted(
         set(
-            Booking.objects.filter(
-                class_occurrence_id__in=list(occurrence_ids), type=BookingType.CLASS, status__in=ACTIVE_BOOKING_STATUSES
-            )
+            active_class_bookings()
+            .filter(class_occurrence_id__in=list(occurrence_ids))
             .exclude(contact_id=None)
             .values_list("contact_id", flat=True)
         )

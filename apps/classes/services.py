@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ValidationFailed
-from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES
-from apps.bookings.models import Booking, WaitlistEntry
+from apps.bookings.models import Booking
 from apps.instructors.models import Instructor
+from apps.occupancy.queries import active_class_bookings, active_waitlist_entries
 
 from . import events, notices
 from .choices import ClassStatus, EditScope, EndsType, SeriesStatus
@@ -400,8 +400,8 @@ def _after_update(organization, targets, changed, old_instructors, instructors, 
 
 def _blocked_ids(occurrence_ids) -> list[int]:
     occurrence_ids = list(occurrence_ids)
-    booked = Booking.objects.filter(class_occurrence_id__in=occurrence_ids, status__in=ACTIVE_BOOKING_STATUSES)
-    waiting = WaitlistEntry.objects.filter(class_occurrence_id__in=occurrence_ids, status__in=ACTIVE_WAITLIST_STATUSES)
+    booked = active_class_bookings().filter(class_occurrence_id__in=occurrence_ids)
+    waiting = active_waitlist_entries().filter(class_occurrence_id__in=occurrence_ids)
     return sorted(
         set(booked.values_list("class_occurrence_id", flat=True))
         | set(waiting.values_list("class_occurrence_id", flat=True))
