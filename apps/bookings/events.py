@@ -1,4 +1,4 @@
-"""Payloads of the booking domain events (API.md §9), shared by area bookings, class seats and check-ins."""
+"""Payloads of the booking domain events, shared by area bookings, class seats and check-ins."""
 
 from apps.clubs.services import emit_availability_changed as emit_for_area
 from apps.domain_events.services import emit
