@@ -11,7 +11,8 @@ from apps.contacts.services import find_or_create_contact
 from .choices import BookingType
 from .class_services import book_into_class
 from .models import Booking
-from .services import apply_payment_report, cancel_booking, create_area_booking
+from .payments import apply_payment_report
+from .services import cancel_booking, create_area_booking
 
 
 def get_channel_booking(organization, external_source, external_id) -> Booking:

@@ -33,6 +33,7 @@ from .choices import (
     WaitlistStatus,
 )
 from .models import Booking, WaitlistEntry
+from .payments import apply_payment_report
 from .resources import waitlist_event_data
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -212,8 +213,6 @@ def book_into_class(
         if membership is not None:
             consume_use(membership)
         if payment:
-            from .services import apply_payment_report
-
             booking = apply_payment_report(booking, emit_event=False, **payment)
         booking.class_occurrence = occ
         emit(organization, "booking.created", events.booking_event_data(booking.pk))

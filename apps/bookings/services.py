@@ -28,6 +28,7 @@ from .choices import (
 from .class_services import move_class_booking, release_seat
 from .events import emit_availability_changed, emit_booking
 from .models import MAX_PLAYERS_PER_BOOKING, Booking, Player
+from .payments import apply_payment_report
 
 CENTS = Decimal("0.01")
 
@@ -430,58 +431,4 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
                 "Booking cancelled",
                 f"Your booking of {_describe(booking)} was cancelled.",
             )
-    return booking
-
-
-# --- payment report -------------------------------------------------------------------------------------------
-
-
-def apply_payment_report(
-    booking, *, paid_amount, reference, refunded_amount=None, fee=None, paid_at=None, emit_event=True
-) -> Booking:
-    """Absolute totals reported by a partner; retrying with the same values changes nothing.
-
-    `payment.status` becomes `paid` once paidAmount >= amount; a `no_charge` seat stays `no_charge`. A `pending`
-    booking that becomes paid is confirmed (API.md §7: pending -> confirmed by PATCH or payment).
-    """
-    with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking.pk)
-        before = (
-            booking.paid_amount,
-            booking.refunded_amount,
-            booking.payment_reference,
-            booking.payment_fee,
-            booking.payment_status,
-            booking.paid_at,
-        )
-        booking.paid_amount = paid_amount
-        if refunded_amount is not None:
-            booking.refunded_amount = refunded_amount
-        booking.payment_reference = reference
-        if fee is not None:
-            booking.payment_fee = fee
-        if paid_at is not None:
-            booking.paid_at = paid_at
-        if booking.payment_status != PaymentStatus.NO_CHARGE:
-            amount = booking.payment_amount or Decimal("0")
-            paid_in_full = Decimal(paid_amount) >= amount
-            booking.payment_status = PaymentStatus.PAID if paid_in_full else PaymentStatus.UNPAID
-        if booking.payment_status == PaymentStatus.PAID and booking.paid_at is None:
-            booking.paid_at = timezone.now()
-        after = (
-            booking.paid_amount,
-            booking.refunded_amount,
-            booking.payment_reference,
-            booking.payment_fee,
-            booking.payment_status,
-            booking.paid_at,
-        )
-        changed = ["payment"] if before != after else []
-        if booking.status == BookingStatus.PENDING and booking.payment_status == PaymentStatus.PAID:
-            booking.status = BookingStatus.CONFIRMED
-            changed.append("status")
-        if changed:
-            booking.save()
-            if emit_event:
-                emit_booking(booking, "booking.updated", changed)
     return booking

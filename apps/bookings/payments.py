@@ -1,0 +1,61 @@
+"""Payment reports of a partner (channel, REST): absolute totals applied to a booking."""
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from .choices import BookingStatus, PaymentStatus
+from .events import emit_booking
+from .models import Booking
+
+
+def apply_payment_report(
+    booking, *, paid_amount, reference, refunded_amount=None, fee=None, paid_at=None, emit_event=True
+) -> Booking:
+    """Absolute totals reported by a partner; retrying with the same values changes nothing.
+
+    `payment.status` becomes `paid` once paidAmount >= amount; a `no_charge` seat stays `no_charge`. A `pending`
+    booking that becomes paid is confirmed (pending -> confirmed by PATCH or payment).
+    """
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        before = (
+            booking.paid_amount,
+            booking.refunded_amount,
+            booking.payment_reference,
+            booking.payment_fee,
+            booking.payment_status,
+            booking.paid_at,
+        )
+        booking.paid_amount = paid_amount
+        if refunded_amount is not None:
+            booking.refunded_amount = refunded_amount
+        booking.payment_reference = reference
+        if fee is not None:
+            booking.payment_fee = fee
+        if paid_at is not None:
+            booking.paid_at = paid_at
+        if booking.payment_status != PaymentStatus.NO_CHARGE:
+            amount = booking.payment_amount or Decimal("0")
+            paid_in_full = Decimal(paid_amount) >= amount
+            booking.payment_status = PaymentStatus.PAID if paid_in_full else PaymentStatus.UNPAID
+        if booking.payment_status == PaymentStatus.PAID and booking.paid_at is None:
+            booking.paid_at = timezone.now()
+        after = (
+            booking.paid_amount,
+            booking.refunded_amount,
+            booking.payment_reference,
+            booking.payment_fee,
+            booking.payment_status,
+            booking.paid_at,
+        )
+        changed = ["payment"] if before != after else []
+        if booking.status == BookingStatus.PENDING and booking.payment_status == PaymentStatus.PAID:
+            booking.status = BookingStatus.CONFIRMED
+            changed.append("status")
+        if changed:
+            booking.save()
+            if emit_event:
+                emit_booking(booking, "booking.updated", changed)
+    return booking
