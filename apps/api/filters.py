@@ -130,7 +130,7 @@ def apply_window(queryset, field: str, window):
 
 def apply_club_clock_window(queryset, params, default_tz: str, field: str, club_timezone="club__timezone"):
     """`startDate`/`endDate` on `field` for club-bound rows: a bare date is a whole day on EACH row's own club
-    clock (API.md §1), a date-time with an offset an exact instant. Apply after the other filters: the clocks are
+    clock, a date-time with an offset an exact instant. Apply after the other filters: the clocks are
     read from the rows that remain (one small query, only when a bare date is sent)."""
     window = date_window(params, default_tz)  # validates both bounds whatever the clock
     if window[0] is None and window[1] is None:

@@ -6,7 +6,7 @@ OpenAPI schema and description (drf-spectacular's django-filter extension docume
 declared. Two parts of a list are not plain filters and are declared on the FilterSet as attributes:
 
 - `date_window`: `startDate`/`endDate` on one date-time column, bare dates read on the organization's clock or,
-  with `club_clock`, on each row's own club clock (API.md §1). Applied after the other filters.
+  with `club_clock`, on each row's own club clock. Applied after the other filters.
 - `ordering`: API field names to model fields or expressions, with a default; applied last, ties broken by id.
 """
 

@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on Platform API POSTs (API.md §1.1), stored in the database.
+"""`Idempotency-Key` on Platform API POSTs, stored in the database.
 
 Keys belong to the credential that sent them (an API key, or an OAuth token's grant), as Stripe's belong to one
 API key: another credential of the same organization neither replays nor pre-claims them, so a replay never shows

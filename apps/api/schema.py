@@ -12,7 +12,7 @@ from .scopes import ALL_SCOPES
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 SCOPE_ERROR_REF = {"$ref": "#/components/schemas/InsufficientScopeError"}
 
-# Responses every write may give besides its own: idempotency (API.md §1.1) and media type (§1).
+# Responses every write may give besides its own: idempotency and media type.
 WRITE_ERRORS = {
     "post": {
         "409": "Business rule conflict, or the same Idempotency-Key is still in progress",
@@ -32,7 +32,7 @@ IDEMPOTENCY_PARAMETER = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "description": "Replays the stored 2xx answer for 24 h when the same request is repeated (API.md §1.1).",
+    "description": "Replays the stored 2xx answer for 24 h when the same request is repeated with the same credential.",
     "schema": {
         "type": "string",
         "minLength": 1,
@@ -75,7 +75,7 @@ class PlatformAutoSchema(AutoSchema):
         parameters = super()._resolve_path_parameters(variables)
         for parameter in parameters:
             schema = parameter.get("schema", {})
-            # Ids are integers (API.md §1); the digits-only lookup regex made them read as strings.
+            # Ids are integers; the digits-only lookup regex made them read as strings.
             if schema.get("type") == "string" and schema.get("pattern") == "^[0-9]+$":
                 parameter["schema"] = {"type": "integer"}
         return parameters
@@ -138,7 +138,7 @@ class PlatformAutoSchema(AutoSchema):
             "429", _json(ERROR_REF, "Rate limit exceeded, or too many failed authentications (see Retry-After)")
         )
         for status, response in responses.items():
-            # An error documented by description only still answers with the error body (API.md §3).
+            # An error documented by description only still answers with the error body.
             if status.startswith(("4", "5")) and not response.get("content"):
                 response["content"] = {"application/json": {"schema": ERROR_REF}}
             if not response.get("description"):

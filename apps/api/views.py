@@ -1,6 +1,6 @@
 """Base views of the Platform API: tenancy, scopes, rate buckets and idempotency in one place.
 
-Checks run in the order of API.md §2.7: route, authentication (401), organization lock (403), method (405),
+Checks run in this order: route, authentication (401), organization lock (403), method (405),
 scope (403), rate limit (429), path object (404), body (415/400), business rules (409).
 """
 
@@ -120,7 +120,7 @@ class PlatformViewMixin:
             raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})
 
     def check_path_objects(self):
-        """Resolve the path object, if the view has one, so that a 404 wins over a 415 (API.md §2.7)."""
+        """Resolve the path object, if the view has one, so that a 404 wins over a 415."""
 
     def check_media_type(self, request):
         """415 for a body that is not JSON, also when the handler would never read it (a verb with no body)."""

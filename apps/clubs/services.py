@@ -88,7 +88,7 @@ def club_today(club: Club) -> dt.date:
 
 
 def availability_changed_data(area: Area, start: dt.datetime | None, end: dt.datetime | None, cause: str) -> dict:
-    """The `availability.changed` payload (API.md §9).
+    """The `availability.changed` payload.
 
     `date` is the club-local day on which the change starts; `startTime`/`endTime` bound the changed time (UTC),
     both null when the whole area changed from `date` on (area created, activated or deactivated).

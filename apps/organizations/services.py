@@ -150,7 +150,7 @@ def upsert_organization(slug: str, **fields) -> tuple[Organization, bool]:
     return organization, created
 
 
-# --- organization settings through the Platform API (API.md §5.1, §6 OrganizationSettings) ---
+# --- organization settings through the Platform API ---
 
 BOOKING_CARD_KEYS = ("area", "class", "instructor", "event")
 DEFAULT_BOOKING_CARD_NAMES = {"area": "Area", "class": "Class", "instructor": "Instructor", "event": "Event"}

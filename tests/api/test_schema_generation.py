@@ -36,3 +36,9 @@ def test_the_served_document_generates_without_warnings_or_errors(db):
     GENERATOR_STATS.reset()
     assert response.status_code == 200
     assert problems == [], "\n".join(problems)
+
+
+def test_the_document_stands_alone(client):
+    """Users read the served document, not the project's source material: no references to files outside it."""
+    text = client.get("/v1/openapi.json").content.decode()
+    assert "API.md" not in text and "../shared" not in text and "spec §" not in text

@@ -193,7 +193,7 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
 
 
 class CheckInViewSet(ResourceViewSet):
-    """Check-ins: of a booking, or a walk-in on a membership. No updates, no undo (API.md §10.15)."""
+    """Check-ins: of a booking, or a walk-in on a membership. No updates and no undo."""
 
     queryset = CheckIn.objects.all()
     resource = CHECK_IN

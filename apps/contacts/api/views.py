@@ -1,4 +1,4 @@
-"""Contacts, pipeline stages and contact sources (API.md §5.7)."""
+"""Contacts, pipeline stages and contact sources."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.decorators import action

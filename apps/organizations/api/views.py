@@ -37,7 +37,7 @@ class MeView(PlatformAPIView):
 
 
 class OrganizationSettingsView(PlatformAPIView):
-    """The caller's organization settings (API.md §5.1, §6 OrganizationSettings). No currency here."""
+    """The caller's organization settings: name, languages and booking card names (the currency is on `/me`)."""
 
     required_scopes = {"get": NO_SCOPE, "patch": "organization:write"}
     http_method_names = ["get", "patch", "head"]
