@@ -10,6 +10,18 @@ from .events import emit_booking
 from .models import Booking
 
 
+def _payment_state(booking) -> tuple:
+    """The payment fields a report may change; `payment` changed when they differ before and after."""
+    return (
+        booking.paid_amount,
+        booking.refunded_amount,
+        booking.payment_reference,
+        booking.payment_fee,
+        booking.payment_status,
+        booking.paid_at,
+    )
+
+
 def apply_payment_report(
     booking, *, paid_amount, reference, refunded_amount=None, fee=None, paid_at=None, emit_event=True
 ) -> Booking:
@@ -20,14 +32,7 @@ def apply_payment_report(
     """
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
-        before = (
-            booking.paid_amount,
-            booking.refunded_amount,
-            booking.payment_reference,
-            booking.payment_fee,
-            booking.payment_status,
-            booking.paid_at,
-        )
+        before = _payment_state(booking)
         booking.paid_amount = paid_amount
         if refunded_amount is not None:
             booking.refunded_amount = refunded_amount
@@ -42,15 +47,7 @@ def apply_payment_report(
             booking.payment_status = PaymentStatus.PAID if paid_in_full else PaymentStatus.UNPAID
         if booking.payment_status == PaymentStatus.PAID and booking.paid_at is None:
             booking.paid_at = timezone.now()
-        after = (
-            booking.paid_amount,
-            booking.refunded_amount,
-            booking.payment_reference,
-            booking.payment_fee,
-            booking.payment_status,
-            booking.paid_at,
-        )
-        changed = ["payment"] if before != after else []
+        changed = ["payment"] if _payment_state(booking) != before else []
         if booking.status == BookingStatus.PENDING and booking.payment_status == PaymentStatus.PAID:
             booking.status = BookingStatus.CONFIRMED
             changed.append("status")
