@@ -13,9 +13,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
+from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
 from apps.contacts.choices import ContactStatus
 from apps.notifications.services import notify_contacts
+from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
 
 from .choices import (
@@ -94,12 +96,7 @@ def lock_area(area_id):
 def _ensure_slot_free(area, start_time, end_time, exclude_booking_id=None):
     conflicts = area_conflicts(area, start_time, end_time, exclude_booking_id)
     if conflicts:
-        raise ApiError(
-            "The area is already taken at that time.",
-            code="SLOT_UNAVAILABLE",
-            status=409,
-            details={"conflicts": conflicts},
-        )
+        raise SlotUnavailable(conflicts)
 
 
 OVERLAP_CONSTRAINT = "booking_area_no_overlap"  # PostgreSQL exclusion constraint declared on Booking
@@ -120,17 +117,7 @@ def _save_area_booking(booking, **save_kwargs):
         if not _is_overlap_violation(error):
             raise
         conflicts = area_conflicts(booking.area, booking.start_time, booking.end_time, booking.pk)
-        raise ApiError(
-            "The area is already taken at that time.",
-            code="SLOT_UNAVAILABLE",
-            status=409,
-            details={"conflicts": conflicts},
-        ) from error
-
-
-def _check_times(start_time, end_time):
-    if end_time <= start_time:
-        raise ValidationFailed({"endTime": ["Must be after `startTime`."]})
+        raise SlotUnavailable(conflicts) from error
 
 
 def _check_area(area):
@@ -263,7 +250,7 @@ def create_area_booking(
 ) -> Booking:
     """Book a court. Locks the Area row, so concurrent requests for one slot yield exactly one booking.
     `match_player_emails`: as `add_player`'s `match_emails`."""
-    _check_times(start_time, end_time)
+    ensure_ends_after_start(start_time, end_time)
     _check_contact(contact)
     with transaction.atomic():
         area = lock_area(area.pk)
@@ -358,7 +345,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
             start_time = changes.get("start_time", booking.start_time)
             end_time = changes.get("end_time", booking.end_time)
             if (area.pk, start_time, end_time) != (old[0].pk, old[1], old[2]):
-                _check_times(start_time, end_time)
+                ensure_ends_after_start(start_time, end_time)
                 area = lock_area(area.pk)
                 _check_area(area)
                 _ensure_slot_free(area, start_time, end_time, exclude_booking_id=booking.pk)

@@ -9,29 +9,25 @@ import datetime as dt
 
 from django.db import transaction
 
-from apps.api.exceptions import ApiError, NotFound, ValidationFailed
+from apps.api.exceptions import NotFound
+from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area, AreaBlock
 from apps.clubs.resources import present_block
 from apps.clubs.services import emit_availability_changed
 from apps.domain_events.services import emit
 
+from .errors import SlotUnavailable
 from .queries import booking_conflicts
 
 
 def create_block(organization, *, area: Area, start_time: dt.datetime, end_time: dt.datetime, reason=None):
     """Block `area` for [start_time, end_time); refused with 409 SLOT_UNAVAILABLE over an active booking."""
-    if end_time <= start_time:
-        raise ValidationFailed({"endTime": ["Must be after `startTime`."]})
+    ensure_ends_after_start(start_time, end_time)
     with transaction.atomic():
         area = Area.objects.select_for_update().select_related("club").get(pk=area.pk)
         conflicts = booking_conflicts(area, start_time, end_time)
         if conflicts:
-            raise ApiError(
-                "The area has an active booking in that time.",
-                code="SLOT_UNAVAILABLE",
-                status=409,
-                details={"conflicts": conflicts},
-            )
+            raise SlotUnavailable(conflicts, "The area has an active booking in that time.")
         block = AreaBlock.objects.create(
             organization=organization,
             club_id=area.club_id,
