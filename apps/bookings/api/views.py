@@ -38,6 +38,13 @@ class BookingPresenterMixin:
         return BOOKING.get(queryset, booking_id, PresentContext.for_request(self.request))
 
 
+def cancel_as_asked(booking, data, source="api"):
+    """Cancel `booking` with a validated `CancelSerializer` body."""
+    services.cancel_booking(
+        booking, reason=data.get("reason") or None, notify_customer=data.get("notify_customer", False), source=source
+    )
+
+
 @crud_schema_view(
     "bookings",
     write=AreaBookingCreateSerializer,
@@ -105,10 +112,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         booking = self.get_object()
         serializer = CancelSerializer(data=request.data or {})
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        services.cancel_booking(
-            booking, reason=data.get("reason") or None, notify_customer=data.get("notify_customer", False)
-        )
+        cancel_as_asked(booking, serializer.validated_data)
         return Response(self.booking_body(booking.pk))
 
 
@@ -178,6 +182,16 @@ class ChannelBookingMixin(BookingPresenterMixin):
     def booking_for(self, external_source, external_id):
         return channel.get_channel_booking(self.organization, external_source, external_id)
 
+    def write_channel_booking(self, external_source, external_id, serializer_class, write, *, body_required=True):
+        """The path's booking (its 404 comes before the body is read), the body validated by `serializer_class`,
+        `write(booking, validated_data)`, and the booking as the answer. Without `body_required` an empty or `null`
+        body counts as `{}`."""
+        booking = self.booking_for(external_source, external_id)
+        serializer = serializer_class(data=self.request.data if body_required else self.request.data or {})
+        serializer.is_valid(raise_exception=True)
+        write(booking, serializer.validated_data)
+        return Response(self.booking_body(booking.pk))
+
 
 class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
     """A partner platform creates an area (default) or class booking under its own external id."""
@@ -237,17 +251,13 @@ class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
         tags=["channel-bookings"],
     )
     def post(self, request, externalSource, externalId):
-        booking = self.booking_for(externalSource, externalId)
-        serializer = CancelSerializer(data=request.data or {})
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        services.cancel_booking(
-            booking,
-            reason=data.get("reason") or None,
-            notify_customer=data.get("notify_customer", False),
-            source="channel",
+        return self.write_channel_booking(
+            externalSource,
+            externalId,
+            CancelSerializer,
+            lambda booking, data: cancel_as_asked(booking, data, source="channel"),
+            body_required=False,
         )
-        return Response(self.booking_body(booking.pk))
 
 
 class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
@@ -263,11 +273,12 @@ class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
         description="Payment report with absolute totals; safe to retry.",
     )
     def post(self, request, externalSource, externalId):
-        booking = self.booking_for(externalSource, externalId)
-        serializer = PaymentReportSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.apply_payment_report(booking, **serializer.validated_data["payment"])
-        return Response(self.booking_body(booking.pk))
+        return self.write_channel_booking(
+            externalSource,
+            externalId,
+            PaymentReportSerializer,
+            lambda booking, data: services.apply_payment_report(booking, **data["payment"]),
+        )
 
 
 router = SimpleRouter(trailing_slash=False)
