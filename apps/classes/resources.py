@@ -23,6 +23,16 @@ from . import models
 from .choices import AvailabilityStatus, ClassStatus, EndsType, Frequency, SeriesStatus, TimeStatus, Visibility
 
 
+def _name_slug_description(row: dict, ctx: PresentContext) -> dict:
+    """A class, class type or track's name and description in the request's language, and its slug."""
+    translations = row["translations"]
+    return {
+        "name": ctx.translate(translations, "name", row["name"]),
+        "slug": row["slug"],
+        "description": ctx.translate(translations, "description", row["description"]),
+    }
+
+
 class ClassTypeRef(TypedDict):
     id: int
     name: str | None
@@ -215,9 +225,7 @@ class ClassResource(Resource):
             max_party = row["class_type__max_party_size"] or 1
         return {
             "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "slug": row["slug"],
-            "description": ctx.translate(translations, "description", row["description"]),
+            **_name_slug_description(row, ctx),
             "images": list(row["images"] or []),
             "classTypeId": row["class_type_id"],
             "classType": class_type,
@@ -291,17 +299,14 @@ class ClassTypeResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> ClassType:
-        translations = row["translations"]
         return {
             "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "slug": row["slug"],
-            "description": ctx.translate(translations, "description", row["description"]),
+            **_name_slug_description(row, ctx),
             "maxPartySize": row["max_party_size"],
             "color": row["color"],
             "sport": row["sport"],
             "isActive": row["is_active"],
-            "translations": translations or {},
+            "translations": row["translations"] or {},
             "createdAt": row["created_at"],
             "updatedAt": row["updated_at"],
         }
@@ -344,15 +349,12 @@ class ProgressionTrackResource(Resource):
         ctx.memo["track.levels"] = levels
 
     def present(self, row: dict, ctx: PresentContext) -> ProgressionTrack:
-        translations = row["translations"]
         return {
             "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "slug": row["slug"],
-            "description": ctx.translate(translations, "description", row["description"]),
+            **_name_slug_description(row, ctx),
             "classTypeIds": sorted(row["class_type_ids"] or []),
             "levels": ctx.memo["track.levels"][row["id"]],
-            "translations": translations or {},
+            "translations": row["translations"] or {},
             "createdAt": row["created_at"],
             "updatedAt": row["updated_at"],
         }
