@@ -28,6 +28,14 @@ def describe(occurrence) -> str:
     )
 
 
+def schedule_lines(occurrences) -> list[str]:
+    """A `- ` line for each of the first 20 occurrences, then how many more there are."""
+    lines = [f"- {describe(o)}" for o in occurrences[:20]]
+    if len(occurrences) > 20:
+        lines.append(f"… and {len(occurrences) - 20} more.")
+    return lines
+
+
 def booked_contact_ids(occurrence_ids) -> list[int]:
     return sorted(
         set(
@@ -47,9 +55,7 @@ def notify_booked_of_change(organization, occurrences, changed: set[str]):
         return
     first = occurrences[0]
     lines = [f"Your class {first.name} has changed ({', '.join(sorted(changed))}). New schedule:"]
-    lines += [f"- {describe(o)}" for o in occurrences[:20]]
-    if len(occurrences) > 20:
-        lines.append(f"… and {len(occurrences) - 20} more.")
+    lines += schedule_lines(occurrences)
     notify_contacts(
         organization,
         contact_ids,
@@ -118,9 +124,7 @@ def send_instructor_calendars(organization, assignments: dict[int, list], *, met
             verb = "cancelled" if method == "CANCEL" else "updated"
             subject = f"Calendar {verb}: {occurrences[0].name}"
             lines = [f"Your teaching schedule was {verb}:"]
-        lines += [f"- {describe(o)}" for o in occurrences[:20]]
-        if len(occurrences) > 20:
-            lines.append(f"… and {len(occurrences) - 20} more.")
+        lines += schedule_lines(occurrences)
         notify_contacts(
             organization,
             [contact_id],
