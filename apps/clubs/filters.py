@@ -1,4 +1,4 @@
-"""Query parameters of the clubs, area types, areas and area blocks lists."""
+"""Query parameters of the clubs, area types, areas and area blocks lists, and of availability."""
 
 from collections import defaultdict
 from dataclasses import dataclass
@@ -13,6 +13,7 @@ from apps.api.filtersets import (
     BooleanFilter,
     DateWindow,
     IntegerFilter,
+    NoOpFilter,
     Ordering,
     PlatformFilterSet,
     QueryFilter,
@@ -122,3 +123,23 @@ class AreaBlockFilterSet(PlatformFilterSet):
         default="startTime",
         help_text="`startTime` (default), `endTime`, `createdAt`.",
     )
+
+
+class IntegerParameter(NoOpFilter):
+    schema = {"type": "integer"}
+
+
+class DateParameter(NoOpFilter):
+    schema = {"type": "string", "format": "date"}
+
+
+class AvailabilityFilterSet(PlatformFilterSet):
+    """The areas availability computes over (`areaId`, `sport`); the club, the dates and the minimum duration are
+    only documented here: the view checks them first, in its own order."""
+
+    clubId = IntegerParameter(required=True)
+    startDate = DateParameter(required=True, help_text="First day, on the club's clock.")
+    endDate = DateParameter(help_text="Last day (inclusive); defaults to `startDate`; ≤ 14 days.")
+    areaId = IntegerFilter("id")
+    sport = AnySportFilter("sports", help_text="Comma list; areas offering any of them.")
+    minDurationMinutes = IntegerParameter()

@@ -3,9 +3,7 @@
 
 import datetime as dt
 
-from django.db.models import Q
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.response import Response
 
@@ -18,24 +16,12 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import PlatformViewSet, ResourceViewSet
 from apps.clubs import services
 from apps.clubs.api import serializers as s
-from apps.clubs.api.views import _param
-from apps.clubs.filters import AreaBlockFilterSet, date_window
+from apps.clubs.filters import AreaBlockFilterSet, AvailabilityFilterSet, date_window
 from apps.clubs.models import Area, AreaBlock, Club
 from apps.clubs.resources import AREA_BLOCK, AvailabilityInterval
 
 from .. import availability
 from .. import services as blocks
-
-
-def _sports_q(params, field="sports") -> Q | None:
-    raw = params.get("sport")
-    if raw in (None, ""):
-        return None
-    q = Q()
-    for sport in (v.strip() for v in raw.split(",") if v.strip()):
-        q |= Q(**{f"{field}__contains": [sport]})
-    return q
-
 
 # --- Area blocks ---------------------------------------------------------------------------------------------
 
@@ -78,16 +64,6 @@ class AreaBlockViewSet(ResourceViewSet):
         operation_id="availability_list",
         tags=["areas"],
         summary="Free intervals per area within opening hours",
-        parameters=[
-            _param("clubId", OpenApiTypes.INT, required=True),
-            _param("startDate", OpenApiTypes.DATE, required=True, description="First day, on the club's clock."),
-            _param(
-                "endDate", OpenApiTypes.DATE, description="Last day (inclusive); defaults to `startDate`; ≤ 14 days."
-            ),
-            _param("areaId", OpenApiTypes.INT),
-            _param("sport", description="Comma list; areas offering any of them."),
-            _param("minDurationMinutes", OpenApiTypes.INT),
-        ],
         responses=shape_serializer(AvailabilityInterval)(many=True),
     )
 )
@@ -95,6 +71,7 @@ class AvailabilityViewSet(PlatformViewSet):
     """Computed free time; a page of `{clubId, areaId, areaName, startTime, endTime}`."""
 
     queryset = Area.objects.all()
+    filterset_class = AvailabilityFilterSet
     required_scopes = {"list": "areas:read"}
 
     def list(self, request):
@@ -133,13 +110,7 @@ class AvailabilityViewSet(PlatformViewSet):
                 {"minDurationMinutes": [f"Must be between 1 and {availability.MAX_AVAILABILITY_MINUTES} (14 days)."]}
             )
 
-        areas = Area.objects.filter(organization=self.organization, club=club, is_active=True)
-        area_id = parse_int(params, "areaId")
-        if area_id is not None:
-            areas = areas.filter(id=area_id)
-        sports = _sports_q(params)
-        if sports is not None:
-            areas = areas.filter(sports)
+        areas = self.filter_queryset(Area.objects.filter(organization=self.organization, club=club, is_active=True))
         areas = list(areas.only("id", "name", "position").order_by("position", "id"))
 
         rows = availability.free_intervals(
