@@ -1,6 +1,6 @@
-"""Input validation for the organization settings PATCH (responses are built by `presenters.py`)."""
+"""Input validation for the organization settings PATCH (the response is `resources.OrganizationSettings`)."""
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import StrictCharField
@@ -22,6 +22,7 @@ class LanguageField(StrictCharField):
         return value
 
 
+@extend_schema_field(BOOKING_CARD_NAMES_SCHEMA)
 class BookingCardNamesField(serializers.DictField):
     """An object keyed by `area`, `class`, `instructor` and `event`; omitted keys fall back to the defaults."""
 
@@ -41,6 +42,7 @@ class BookingCardNamesField(serializers.DictField):
         return super().to_internal_value(data)
 
 
+@extend_schema_serializer(component_name="OrganizationSettingsUpdate")
 class OrganizationSettingsUpdateSerializer(serializers.Serializer):
     offeredLanguages = serializers.ListField(
         child=LanguageField(),
@@ -55,11 +57,3 @@ class OrganizationSettingsUpdateSerializer(serializers.Serializer):
         required=False,
         help_text="Replaces the stored names (no merge); omitted keys show their defaults.",
     )
-
-
-@extend_schema_serializer(component_name="OrganizationSettingsUpdate")
-class OrganizationSettingsPatchSchema(serializers.Serializer):
-    """Documentation only: the PATCH body as the OpenAPI document shows it."""
-
-    offeredLanguages = serializers.ListField(child=serializers.CharField(max_length=10), required=False)
-    bookingCardNames = BOOKING_CARD_NAMES_SCHEMA(required=False)

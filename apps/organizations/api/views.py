@@ -7,7 +7,7 @@ from apps.api.views import PlatformAPIView
 
 from .. import services
 from ..resources import ME_SCHEMA, SETTINGS_SCHEMA, present_settings
-from .serializers import OrganizationSettingsPatchSchema, OrganizationSettingsUpdateSerializer
+from .serializers import OrganizationSettingsUpdateSerializer
 
 
 class MeView(PlatformAPIView):
@@ -54,7 +54,7 @@ class OrganizationSettingsView(PlatformAPIView):
     @extend_schema(
         operation_id="organization_update",
         summary="Update the organization settings",
-        request=OrganizationSettingsPatchSchema,
+        request=OrganizationSettingsUpdateSerializer,
         responses={200: OpenApiResponse(SETTINGS_SCHEMA)},
         tags=["organization"],
     )
