@@ -234,9 +234,12 @@ def parse_end_move(raw, body: dict, *, scope: str, is_series: bool) -> dict:
     return ends
 
 
+# The recurrence bodies below document what `parse_create_recurrence`/`parse_end_move` validate by hand (their
+# rules depend on each other: `daysOfWeek` only for weekly, `endDate` only for `until`); bounds come from the same
+# settings as the validation.
 class ClassRecurrenceEnds(serializers.Serializer):
     type = serializers.ChoiceField(choices=EndsType.choices)
-    occurrences = serializers.IntegerField(min_value=1, max_value=520, required=False)
+    occurrences = serializers.IntegerField(min_value=1, max_value=max_occurrences(), required=False)
 
 
 @extend_schema_serializer(component_name="ClassRecurrenceCreate")
