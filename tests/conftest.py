@@ -4,6 +4,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from apps.api import ratelimit
 from apps.clubs.models import Area, AreaType, Club
 from apps.contacts.models import Contact
 from apps.organizations.models import ApiKey, Organization
@@ -12,6 +13,7 @@ from apps.organizations.models import ApiKey, Organization
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     cache.clear()
+    ratelimit.forget_addresses()
     yield
 
 

@@ -4,7 +4,8 @@ Every request counts against the general bucket; a view may declare one special 
 counted in addition. The response headers describe the bucket with the fewest requests remaining.
 
 Counting is one Redis round trip per request whatever the number of buckets (a pipeline of INCR + EXPIRE per
-bucket), plus one GET of the client address's failed-authentication count before authentication. Other cache
+bucket), plus, at most once a second per client address and process, one GET of the address's failed-authentication
+count before authentication (see `refuse_failed_authentication_flood`). Other cache
 backends (LocMem for `make run`, per process) fall back to the cache API's add/incr. Windows are aligned to the
 epoch with a per-credential jitter (as django-ratelimit does), so the buckets of one credential share their window
 boundary. If the cache is unreachable the request is let through (fail open) with full headers, a WARNING is
@@ -160,15 +161,51 @@ def _failed_authentication_state(address: str, increment: bool) -> BucketState:
     return state
 
 
+# What this process last learned about client addresses, so that a well-behaved client does not pay a cache round
+# trip per request: `address -> until` (epoch seconds). An address under its limit is re-read after
+# CLEAR_MEMO_SECONDS; an address over it is refused locally until its window ends. A flood spread over several
+# processes therefore costs each process at most CLEAR_MEMO_SECONDS of lookups before it refuses it too.
+CLEAR_MEMO_SECONDS = 1.0
+MEMO_MAX_ADDRESSES = 10_000
+_clear_until: dict[str, float] = {}
+_blocked_until: dict[str, float] = {}
+
+
+def forget_addresses():
+    """Drop what this process remembers about client addresses (tests; the counters themselves are in the cache)."""
+    _clear_until.clear()
+    _blocked_until.clear()
+
+
+def _remember(memo: dict, address: str, until: float):
+    if len(memo) >= MEMO_MAX_ADDRESSES:  # bounded memory whatever the number of addresses seen
+        memo.clear()
+    memo[address] = until
+
+
 def refuse_failed_authentication_flood(address: str):
-    """429 for an address whose failed-authentication bucket is full (one cache read, no database work)."""
+    """429 for an address whose failed-authentication bucket is full: no database work, and a cache read at most
+    once a second per address and process."""
+    now = time.time()
+    blocked_until = _blocked_until.get(address)
+    if blocked_until is not None:
+        if blocked_until > now:
+            raise TooManyFailedAuthentications(max(1, int(blocked_until - now + 0.999)))
+        _blocked_until.pop(address, None)
+    if _clear_until.get(address, 0.0) > now:
+        return
     state = _failed_authentication_state(address, increment=False)
     if state.remaining <= 0:
+        _remember(_blocked_until, address, now + state.reset)
         raise TooManyFailedAuthentications(state.reset)
+    _remember(_clear_until, address, now + CLEAR_MEMO_SECONDS)
 
 
 def count_failed_authentication(address: str):
-    _failed_authentication_state(address, increment=True)
+    state = _failed_authentication_state(address, increment=True)
+    if state.remaining <= 0:
+        _clear_until.pop(address, None)
+        _remember(_blocked_until, address, time.time() + state.reset)
 
 
 def consume(request, credential_key: str, special_bucket: str | None) -> list[BucketState]:

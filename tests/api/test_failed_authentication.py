@@ -1,13 +1,17 @@
 """The per-address bucket on failed authentication: 429 TOO_MANY_FAILED_AUTHENTICATIONS, before any database work."""
 
+import time
+
 import pytest
 from rest_framework.test import APIClient
 
+from apps.api import ratelimit
 from apps.organizations.models import Organization
 
 from .conftest import bearer
 
 ME = "/v1/platform/me"
+REAL_TIME = time.time  # before a test moves the limiter's clock
 BAD_TOKEN = "sk_live_notarealkeyatall_0000000000000000000000"
 
 
@@ -112,3 +116,28 @@ def test_two_trusted_proxies_and_a_short_header_fall_back_to_the_peer(db, settin
     assert_refused(client_from("10.0.0.9", HTTP_X_FORWARDED_FOR="9.9.9.9, 203.0.113.7, 10.0.0.3").get(ME))
     fail(client_from("10.0.0.1", HTTP_X_FORWARDED_FOR="garbage"), 3)  # too short: the peer's own bucket
     assert_refused(client_from("10.0.0.1").get(ME))
+
+
+def test_a_well_behaved_client_reads_the_address_count_at_most_once_a_second(db, make_token, monkeypatch):
+    reads = []
+    real = ratelimit._failed_authentication_state
+    monkeypatch.setattr(
+        ratelimit, "_failed_authentication_state", lambda *args, **kw: reads.append(args) or real(*args, **kw)
+    )
+    client = client_from("203.0.113.9", make_token())
+    for _ in range(4):
+        assert client.get(ME).status_code == 200
+    assert len(reads) == 1
+    monkeypatch.setattr(ratelimit.time, "time", lambda: REAL_TIME() + ratelimit.CLEAR_MEMO_SECONDS + 0.1)
+    assert client.get(ME).status_code == 200
+    assert len(reads) == 2
+
+
+def test_a_flood_counted_by_other_processes_is_refused_here_within_a_second(db, monkeypatch):
+    client = client_from("203.0.113.10")
+    fail(client, 1)  # this process now remembers the address as under its limit
+    for _ in range(2):  # two more failures counted by other processes sharing the cache
+        ratelimit.count_failed_authentication("203.0.113.10")
+    ratelimit._blocked_until.pop("203.0.113.10", None)  # ... which this process did not see
+    monkeypatch.setattr(ratelimit.time, "time", lambda: REAL_TIME() + ratelimit.CLEAR_MEMO_SECONDS + 0.1)
+    assert_refused(client.get(ME))
