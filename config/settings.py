@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "apps.instructors",
     "apps.classes",
     "apps.billing",
+    "apps.products",
     "apps.bookings",
     "apps.notifications",
     "apps.domain_events",

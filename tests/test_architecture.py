@@ -19,6 +19,7 @@ LAYERS = (
     "notifications",
     "billing",
     "clubs",
+    "products",
     "contacts",
     "instructors",
     "occupancy",

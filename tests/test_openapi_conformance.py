@@ -499,6 +499,40 @@ def test_instructors_types_policies(c, api, contact, club):
     c(api, "patch", PLATFORM + "/instructors/{id}", 200, id=bare["id"], data={"bio": None, "experience": "5 years"})
 
 
+# --- products ---------------------------------------------------------------------------------------------------
+
+
+def test_products_and_categories(c, api, club):
+    category = c(api, "post", f"{PLATFORM}/product-categories", 201, data={"name": "Drinks", "position": 1})
+    c(api, "get", f"{PLATFORM}/product-categories", 200)
+    c(api, "get", PLATFORM + "/product-categories/{id}", 200, id=category["id"])
+    c(api, "patch", PLATFORM + "/product-categories/{id}", 200, id=category["id"], data={"description": None})
+    bare = c(api, "post", f"{PLATFORM}/products", 201, data={"name": "Rental", "price": 4})
+    assert bare["category"] is None and bare["stockQuantity"] is None
+    full = c(
+        api,
+        "post",
+        f"{PLATFORM}/products",
+        201,
+        data={
+            "name": "Water",
+            "price": 1.5,
+            "categoryId": category["id"],
+            "clubId": club.id,
+            "sku": "W-1",
+            "trackStock": True,
+            "stockQuantity": 3,
+            "images": ["https://example.com/w.png"],
+            "revenueAccountId": 7,
+        },
+    )
+    c(api, "get", f"{PLATFORM}/products", 200, params={"inStock": "true", "locale": "es"})
+    c(api, "get", PLATFORM + "/products/{id}", 200, id=full["id"])
+    c(api, "patch", PLATFORM + "/products/{id}", 200, id=full["id"], data={"stockAdjustment": -1})
+    refused = c(api, "patch", PLATFORM + "/products/{id}", 409, id=full["id"], data={"stockAdjustment": -5})
+    assert refused["code"] == "CONFLICT"
+
+
 # --- error bodies ------------------------------------------------------------------------------------------------
 
 

@@ -1,0 +1,78 @@
+"""Input validation for products and product categories. `translations` is read-only through the API (ignored like
+any unknown field)."""
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from apps.api.fields import (
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDecimalField,
+    StrictIntegerField,
+    StrictURLField,
+)
+from apps.classes.choices import Visibility
+from apps.clubs.models import Club
+
+from ..models import ProductCategory
+
+
+@extend_schema_serializer(component_name="ProductCategoryInput")
+class ProductCategoryInputSerializer(serializers.Serializer):
+    name = StrictCharField(max_length=120)
+    description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
+    position = StrictIntegerField(min_value=0, required=False)
+
+
+@extend_schema_serializer(component_name="ProductCreate")
+class ProductCreateSerializer(serializers.Serializer):
+    """POST body: `name` and `price` are required."""
+
+    name = StrictCharField(max_length=120)
+    description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
+    categoryId = OrganizationObjectField(model=ProductCategory, source="category", required=False, allow_null=True)
+    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    sku = StrictCharField(max_length=64, required=False, allow_null=True, allow_blank=True)
+    price = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, help_text="Tax-inclusive.")
+    revenueAccountId = StrictIntegerField(
+        source="revenue_account_id",
+        min_value=1,
+        required=False,
+        allow_null=True,
+        help_text="Null or omitted: sales post to the organization's default account, resolved at sale time.",
+    )
+    trackStock = StrictBooleanField(source="track_stock", required=False)
+    stockQuantity = StrictIntegerField(
+        source="stock_quantity",
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="The stock on hand; only with `trackStock: true` (default 0 then).",
+    )
+    isActive = StrictBooleanField(source="is_active", required=False)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    images = serializers.ListField(child=StrictURLField(max_length=2048), max_length=20, required=False)
+
+    def validate_sku(self, value):
+        return (value or "").strip() or None
+
+
+@extend_schema_serializer(component_name="ProductUpdate")
+class ProductUpdateSerializer(ProductCreateSerializer):
+    """PATCH body: every field optional. Stock is set with `stockQuantity` or changed with `stockAdjustment`."""
+
+    stockAdjustment = StrictIntegerField(
+        source="stock_adjustment",
+        min_value=-(2**31 - 1),
+        required=False,
+        help_text="Signed change of the remaining stock (`-1` sells one, `12` receives a dozen), applied to the "
+        "stock at that moment; 409 `CONFLICT` when it would leave less than 0. Not with `stockQuantity`.",
+    )
+
+    def validate(self, attrs):
+        if "stock_quantity" in attrs and "stock_adjustment" in attrs:
+            raise serializers.ValidationError(
+                {"stockAdjustment": ["Send either `stockQuantity` or `stockAdjustment`, not both."]}
+            )
+        return attrs

@@ -1,0 +1,87 @@
+"""Products and product categories. No DELETE: a product is deactivated with `isActive: false`."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+
+from .. import services
+from ..filters import ProductCategoryFilterSet, ProductFilterSet
+from ..models import Product, ProductCategory
+from ..resources import PRODUCT, PRODUCT_CATEGORY
+from .serializers import ProductCategoryInputSerializer, ProductCreateSerializer, ProductUpdateSerializer
+
+READ_WRITE = ["get", "post", "patch", "head"]
+LOCALE_PARAM = OpenApiParameter(
+    "locale", str, description="Language code for names and descriptions; falls back to the organization's default."
+)
+
+
+@crud_schema_view(
+    "products",
+    write=ProductCreateSerializer,
+    update=ProductUpdateSerializer,
+    summaries={
+        "list": "List products (with their remaining stock)",
+        "retrieve": "Get a product",
+        "create": "Create a product",
+        "partial_update": "Update a product or adjust its stock",
+    },
+    descriptions={
+        "create": "`name` and `price` are required. There is no DELETE; set `isActive: false` instead.",
+        "partial_update": "Partial update. `stockQuantity` sets the stock; `stockAdjustment` changes it by a signed "
+        "amount, applied to the stock of that moment (concurrent adjustments never leave it below 0: 409 "
+        "`CONFLICT`).",
+    },
+    parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
+)
+@extend_schema(tags=["products"])
+class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """Something sold over the counter, with its remaining stock."""
+
+    queryset = Product.objects.all()
+    resource = PRODUCT
+    filterset_class = ProductFilterSet
+    http_method_names = READ_WRITE
+    required_scopes = crud_scopes("products")
+
+    write_serializer = ProductCreateSerializer
+    update_serializer = ProductUpdateSerializer
+
+    def perform_create(self, data):
+        return services.create_product(self.organization, data)
+
+    def perform_update(self, product, data):
+        services.update_product(product, data)
+
+
+@crud_schema_view(
+    "product_categories",
+    write=ProductCategoryInputSerializer,
+    update=ProductCategoryInputSerializer(partial=True),
+    summaries={
+        "list": "List product categories",
+        "retrieve": "Get a product category",
+        "create": "Create a product category",
+        "partial_update": "Update a product category",
+    },
+    parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
+)
+@extend_schema(tags=["products"])
+class ProductCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """A grouping of products in the catalogue."""
+
+    queryset = ProductCategory.objects.all()
+    resource = PRODUCT_CATEGORY
+    filterset_class = ProductCategoryFilterSet
+    http_method_names = READ_WRITE
+    required_scopes = crud_scopes("products")
+
+    write_serializer = ProductCategoryInputSerializer
+
+    def perform_create(self, data):
+        return services.create_category(self.organization, data)
+
+    def perform_update(self, category, data):
+        services.update_category(category, data)

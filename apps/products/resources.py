@@ -1,0 +1,122 @@
+"""Product and product category shapes. A page of products is one query: the category's name and translations are
+joined columns."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, PresentContext, Resource
+from apps.classes.choices import Visibility
+
+from . import models
+
+
+class ProductCategory(TypedDict):
+    id: int
+    name: str
+    description: str | None
+    position: int
+    translations: Annotated[dict, Describe("{locale: {name, description}}; read-only.")]
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class ProductCategoryRef(TypedDict):
+    id: int
+    name: str
+
+
+class Product(TypedDict):
+    id: int
+    name: str
+    description: str | None
+    categoryId: int | None
+    category: ProductCategoryRef | None
+    clubId: int | None
+    sku: str | None
+    price: float
+    revenueAccountId: Annotated[
+        int | None, Describe("The revenue account of its sales; null: the organization's default at sale time.")
+    ]
+    trackStock: bool
+    stockQuantity: Annotated[int | None, Describe("The remaining stock; null when `trackStock` is false.")]
+    isActive: bool
+    visibility: Visibility
+    images: list[str]
+    translations: Annotated[dict, Describe("{locale: {name, description}}; read-only.")]
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class ProductCategoryResource(Resource):
+    shape = ProductCategory
+    model = models.ProductCategory
+    columns = ("id", "name", "description", "position", "translations", "created_at", "updated_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> ProductCategory:
+        translations = row["translations"]
+        return {
+            "id": row["id"],
+            "name": ctx.translate(translations, "name", row["name"]),
+            "description": ctx.translate(translations, "description", row["description"]),
+            "position": row["position"],
+            "translations": translations or {},
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class ProductResource(Resource):
+    shape = Product
+    model = models.Product
+    columns = (
+        "id",
+        "name",
+        "description",
+        "category_id",
+        "category__name",
+        "category__translations",
+        "club_id",
+        "sku",
+        "price",
+        "revenue_account_id",
+        "track_stock",
+        "stock_quantity",
+        "is_active",
+        "visibility",
+        "images",
+        "translations",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> Product:
+        translations = row["translations"]
+        category_id = row["category_id"]
+        category = None
+        if category_id is not None:
+            name = ctx.translate(row["category__translations"], "name", row["category__name"])
+            category = {"id": category_id, "name": name}
+        return {
+            "id": row["id"],
+            "name": ctx.translate(translations, "name", row["name"]),
+            "description": ctx.translate(translations, "description", row["description"]),
+            "categoryId": category_id,
+            "category": category,
+            "clubId": row["club_id"],
+            "sku": row["sku"],
+            "price": money(row["price"]),
+            "revenueAccountId": row["revenue_account_id"],
+            "trackStock": row["track_stock"],
+            "stockQuantity": row["stock_quantity"],
+            "isActive": row["is_active"],
+            "visibility": row["visibility"],
+            "images": list(row["images"] or []),
+            "translations": translations or {},
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+PRODUCT_CATEGORY = ProductCategoryResource()
+PRODUCT = ProductResource()
