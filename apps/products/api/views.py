@@ -1,5 +1,6 @@
 """Products and product categories. No DELETE: a product is deactivated with `isActive: false`."""
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from apps.api.schema import crud_schema_view
@@ -54,6 +55,11 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 
     def perform_update(self, product, data):
         services.update_product(product, data)
+
+    def partial_update(self, request, *args, **kwargs):
+        # Presented under the row lock the update took: the body shows the stock this request left, not a later one.
+        with transaction.atomic():
+            return super().partial_update(request, *args, **kwargs)
 
 
 @crud_schema_view(
