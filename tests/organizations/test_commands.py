@@ -314,7 +314,8 @@ class TestSeedDemo:
             ("instructors", ["clubs", "contacts"]),
             ("classes", ["clubs", "contacts", "instructors"]),
             ("billing", ["classes", "clubs", "contacts", "instructors"]),
-            ("bookings", ["billing", "classes", "clubs", "contacts", "instructors"]),
+            ("products", ["billing", "classes", "clubs", "contacts", "instructors"]),
+            ("bookings", ["billing", "classes", "clubs", "contacts", "instructors", "products"]),
         ]
 
     def test_missing_demo_module_is_skipped_but_a_broken_import_is_not(self, monkeypatch):
