@@ -13,6 +13,7 @@ platform_urls = [
     path("", include("apps.instructors.api.urls")),
     path("", include("apps.classes.api.urls")),
     path("", include("apps.bookings.api.urls")),
+    path("", include("apps.billing.api.urls")),
 ]
 
 urlpatterns = [
