@@ -1,9 +1,11 @@
 """Revenue accounts through the HTTP API: the any-of read scopes, exactly one default, and the default Sales account
 every organization starts with."""
 
+import importlib
 import threading
 
 import pytest
+from django.apps import apps as django_apps
 from django.db import connection
 
 from apps.billing.models import RevenueAccount
@@ -161,3 +163,13 @@ def test_concurrent_switches_leave_exactly_one_default(client_for, organization)
         thread.join()
     assert statuses == [200, 200]
     assert RevenueAccount.objects.filter(organization=organization, is_default=True).count() == 1
+
+
+def test_the_data_migration_gives_existing_organizations_a_default(organization, other_organization):
+    migration = importlib.import_module("apps.billing.migrations.0006_default_sales_accounts")
+    RevenueAccount.objects.filter(organization=organization).delete()
+    kept = RevenueAccount.objects.get(organization=other_organization)
+    migration.create_default_accounts(django_apps, None)
+    created = RevenueAccount.objects.get(organization=organization)
+    assert (created.name, created.is_default, created.is_active) == ("Sales", True, True)
+    assert list(RevenueAccount.objects.filter(organization=other_organization)) == [kept]
