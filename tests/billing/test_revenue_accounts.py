@@ -173,3 +173,13 @@ def test_the_data_migration_gives_existing_organizations_a_default(organization,
     created = RevenueAccount.objects.get(organization=organization)
     assert (created.name, created.is_default, created.is_active) == ("Sales", True, True)
     assert list(RevenueAccount.objects.filter(organization=other_organization)) == [kept]
+
+
+def test_an_inactive_account_becomes_default_only_when_reactivated_with_it(api, organization, sales):
+    old = RevenueAccount.objects.create(organization=organization, name="Old", is_active=False)
+    refused = api.patch(f"{URL}/{old.id}", {"isDefault": True}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "CONFLICT"
+    assert RevenueAccount.objects.get(pk=sales.pk).is_default is True
+    switched = api.patch(f"{URL}/{old.id}", {"isDefault": True, "isActive": True}, format="json")
+    assert switched.status_code == 200 and switched.json()["isDefault"] is True
+    assert RevenueAccount.objects.get(pk=sales.pk).is_default is False
