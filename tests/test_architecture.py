@@ -38,6 +38,7 @@ SCHEMA_MODULES = ("models", "choices")
 FUNCTION_IMPORTS_ALLOWED = {
     ("apps.organizations.apps", "apps.organizations.checks"): "registers the deploy checks in ready()",
     ("apps.bookings.apps", "apps.bookings.contact_archive"): "connects the contact_archived receiver in ready()",
+    ("apps.billing.apps", "apps.billing.organization_setup"): "connects the default sales account receiver in ready()",
 }
 
 

@@ -533,6 +533,50 @@ def test_products_and_categories(c, api, club):
     assert refused["code"] == "CONFLICT"
 
 
+# --- revenue accounts, plan categories, plans ---------------------------------------------------------------------
+
+
+def test_revenue_accounts_plan_categories_plans(c, api, club):
+    account = c(api, "post", f"{PLATFORM}/revenue-accounts", 201, data={"name": "Passes", "code": "4100"})
+    c(api, "get", f"{PLATFORM}/revenue-accounts", 200, params={"isActive": "true"})
+    c(api, "get", PLATFORM + "/revenue-accounts/{id}", 200, id=account["id"])
+    c(api, "patch", PLATFORM + "/revenue-accounts/{id}", 200, id=account["id"], data={"isDefault": True})
+
+    category = c(api, "post", f"{PLATFORM}/plan-categories", 201, data={"name": "Memberships", "position": 1})
+    c(api, "get", f"{PLATFORM}/plan-categories", 200, params={"locale": "es"})
+    c(api, "get", PLATFORM + "/plan-categories/{id}", 200, id=category["id"])
+    c(api, "patch", PLATFORM + "/plan-categories/{id}", 200, id=category["id"], data={"description": None})
+
+    bare = c(api, "post", f"{PLATFORM}/plans", 201, data={"name": "Drop-in", "price": 12})
+    full = c(
+        api,
+        "post",
+        f"{PLATFORM}/plans",
+        201,
+        data={
+            "name": "Every two weeks",
+            "price": 30,
+            "clubId": club.id,
+            "planCategoryId": category["id"],
+            "revenueAccountId": account["id"],
+            "billingFrequency": "custom",
+            "customPeriod": 2,
+            "customPeriodUnit": "weeks",
+            "maxUses": 8,
+            "sessionUnit": "booking",
+            "validityPeriod": 14,
+            "validFor": {"scopes": ["classes"]},
+        },
+    )
+    c(api, "get", f"{PLATFORM}/plans", 200, params={"planCategoryId": category["id"], "locale": "es"})
+    c(api, "get", PLATFORM + "/plans/{id}", 200, id=full["id"])
+    c(api, "patch", PLATFORM + "/plans/{id}", 200, id=full["id"], data={"planCategoryId": None})
+    c(api, "post", PLATFORM + "/plans/{id}/retire", 200, id=full["id"])
+    c(api, "post", PLATFORM + "/plans/{id}/retire", 409, id=full["id"])
+    c(api, "delete", PLATFORM + "/plans/{id}", 204, id=bare["id"])
+    c(api, "delete", PLATFORM + "/plan-categories/{id}", 204, id=category["id"])
+
+
 # --- error bodies ------------------------------------------------------------------------------------------------
 
 

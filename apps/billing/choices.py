@@ -1,4 +1,5 @@
-"""The enums of plans and memberships, used by the models and services."""
+"""The enums of plans and memberships, used by the models and services. A plan's `visibility` uses the classes'
+`Visibility` (`Public`, `Member_only`, `Private`): the same set, one OpenAPI enum."""
 
 from django.db import models
 
@@ -17,3 +18,20 @@ class MembershipStatus(models.TextChoices):
     PAUSED = "paused", "Paused"
     CANCELLED = "cancelled", "Cancelled"
     EXPIRED = "expired", "Expired"
+
+
+class CustomPeriodUnit(models.TextChoices):
+    DAYS = "days", "Days"
+    WEEKS = "weeks", "Weeks"
+    MONTHS = "months", "Months"
+
+
+class SessionUnit(models.TextChoices):
+    BOOKING = "booking", "Booking"
+    HOUR = "hour", "Hour"
+
+
+class ValidForScope(models.TextChoices):
+    CLASSES = "classes", "Classes"
+    AREAS = "areas", "Areas"
+    INSTRUCTORS = "instructors", "Instructors"

@@ -1,4 +1,5 @@
-"""Demo plans and memberships: a monthly unlimited plan and a 10-class pass, sold to a few demo contacts."""
+"""Demo plans in categories (a monthly unlimited plan on the default Sales account, a 10-class pass on its own
+revenue account) and memberships sold to a few demo contacts."""
 
 import datetime as dt
 from decimal import Decimal
@@ -9,7 +10,16 @@ from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
 from .choices import BillingFrequency, MembershipStatus
-from .models import Membership, Plan
+from .models import Membership, Plan, PlanCategory, RevenueAccount
+from .revenue_accounts import ensure_default_account
+
+CATEGORIES = {
+    "Memberships": {"description": "Recurring plans.", "position": 0, "translations": {"es": {"name": "Cuotas"}}},
+    "Passes": {"description": "Packs of sessions.", "position": 1, "translations": {"es": {"name": "Bonos"}}},
+}
+
+# plan name -> category name
+PLAN_CATEGORIES = {"Monthly unlimited": "Memberships", "10-class pass": "Passes"}
 
 PLANS = {
     "Monthly unlimited": {
@@ -44,9 +54,23 @@ def _contacts(organization, ctx) -> list:
 
 def seed(organization, ctx: dict) -> None:
     """Idempotent. Puts `ctx["plans"]` ({name: Plan}) and `ctx["memberships"]` ([Membership])."""
+    ensure_default_account(organization)
+    passes_account, _ = RevenueAccount.objects.get_or_create(
+        organization=organization, name="Passes", defaults={"code": "4100", "description": "Class packs."}
+    )
+    categories = {
+        name: PlanCategory.objects.get_or_create(organization=organization, name=name, defaults=fields)[0]
+        for name, fields in CATEGORIES.items()
+    }
     plans = {}
     for name, fields in PLANS.items():
-        plan, _ = Plan.objects.get_or_create(organization=organization, name=name, defaults=fields)
+        defaults = {**fields, "plan_category": categories[PLAN_CATEGORIES[name]]}
+        if name == "10-class pass":
+            defaults["revenue_account"] = passes_account
+        plan, _ = Plan.objects.get_or_create(organization=organization, name=name, defaults=defaults)
+        if plan.plan_category_id is None:  # a demo seeded before plans had categories
+            plan.plan_category = defaults["plan_category"]
+            plan.save(update_fields=["plan_category", "updated_at"])
         plans[name] = plan
     today = timezone.localdate()
     memberships = []

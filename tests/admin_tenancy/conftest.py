@@ -10,7 +10,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
-from apps.billing.models import Membership, Plan, PlanCategory
+from apps.billing.models import Membership, Plan, PlanCategory, RevenueAccount
 from apps.bookings.models import Booking, CheckIn, Player, WaitlistEntry
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Area, AreaBlock, AreaType, Club, ClubReview
@@ -37,6 +37,7 @@ class Rows:
     class_occurrence: ClassOccurrence
     waitlist_entry: WaitlistEntry
     check_in: CheckIn
+    revenue_account: RevenueAccount
     plan_category: PlanCategory
     plan: Plan
     membership: Membership
@@ -55,6 +56,7 @@ class Rows:
             "booking": self.booking,
             "waitlistentry": self.waitlist_entry,
             "checkin": self.check_in,
+            "revenueaccount": self.revenue_account,
             "plancategory": self.plan_category,
             "plan": self.plan,
             "membership": self.membership,
@@ -107,9 +109,18 @@ def build_rows(organization, tag) -> Rows:
     waitlist_entry = WaitlistEntry.objects.create(
         organization=organization, class_occurrence=class_occurrence, contact=contact, position=1
     )
+    # every organization starts with its default sales account: that one row, named after the tag
+    revenue_account = RevenueAccount.objects.get(organization=organization, is_default=True)
+    revenue_account.name = f"{tag} Sales"
+    revenue_account.save(update_fields=["name"])
     plan_category = PlanCategory.objects.create(organization=organization, name=f"{tag} Category")
     plan = Plan.objects.create(
-        organization=organization, club=club, plan_category=plan_category, name=f"{tag} Plan", price=Decimal("49")
+        organization=organization,
+        club=club,
+        plan_category=plan_category,
+        revenue_account=revenue_account,
+        name=f"{tag} Plan",
+        price=Decimal("49"),
     )
     membership = Membership.objects.create(
         organization=organization, contact=contact, plan=plan, club=club, start_date=start.date()
@@ -143,6 +154,7 @@ def build_rows(organization, tag) -> Rows:
         class_occurrence=class_occurrence,
         waitlist_entry=waitlist_entry,
         check_in=check_in,
+        revenue_account=revenue_account,
         plan_category=plan_category,
         plan=plan,
         membership=membership,

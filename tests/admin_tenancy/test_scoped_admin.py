@@ -29,6 +29,7 @@ ADMIN_MODELS = [
     ("bookings", "booking"),
     ("bookings", "waitlistentry"),
     ("bookings", "checkin"),
+    ("billing", "revenueaccount"),
     ("billing", "plancategory"),
     ("billing", "plan"),
     ("billing", "membership"),

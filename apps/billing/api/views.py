@@ -1,0 +1,165 @@
+"""Revenue accounts, plan categories and plans (`/v1/platform/revenue-accounts`, `/plan-categories`, `/plans`)."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+
+from .. import plan_services, revenue_accounts
+from ..filters import PlanCategoryFilterSet, PlanFilterSet, RevenueAccountFilterSet
+from ..models import Plan, PlanCategory, RevenueAccount
+from ..resources import PLAN, PLAN_CATEGORY, REVENUE_ACCOUNT
+from .serializers import PlanCategoryInputSerializer, PlanInputSerializer, RevenueAccountInputSerializer
+
+LOCALE = OpenApiParameter(
+    "locale", str, description="Language code for names and descriptions; falls back to the organization's default."
+)
+ERROR = {"$ref": "#/components/schemas/Error"}
+DELETED = OpenApiResponse(description="Deleted")
+# Reading the chart of accounts needs any one of these (the spec's any-of rule).
+REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:read"})
+
+
+@crud_schema_view(
+    "revenue_accounts",
+    write=RevenueAccountInputSerializer,
+    update=RevenueAccountInputSerializer(partial=True),
+    summaries={
+        "list": "List revenue accounts",
+        "retrieve": "Get a revenue account",
+        "create": "Create a revenue account",
+        "partial_update": "Update a revenue account",
+    },
+    descriptions={
+        "list": "Reading needs any of `plans:read`, `products:read`, `transactions:read`.",
+        "create": "`isDefault: true` makes this the default sales account and clears the flag elsewhere.",
+        "partial_update": "No DELETE: deactivate with `isActive: false`, except the default sales account (409 "
+        "`CONFLICT`), which also stays the default until another account is made the default.",
+    },
+)
+@extend_schema(tags=["revenue-accounts"])
+class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """The organization's chart of accounts; exactly one is the default sales account."""
+
+    queryset = RevenueAccount.objects.all()
+    resource = REVENUE_ACCOUNT
+    filterset_class = RevenueAccountFilterSet
+    http_method_names = ["get", "post", "patch", "head"]
+    required_scopes = {
+        "list": set(REVENUE_ACCOUNT_READ),
+        "retrieve": set(REVENUE_ACCOUNT_READ),
+        "create": "revenue-accounts:write",
+        "partial_update": "revenue-accounts:write",
+    }
+
+    write_serializer = RevenueAccountInputSerializer
+
+    def perform_create(self, data):
+        return revenue_accounts.create_account(self.organization, data)
+
+    def perform_update(self, account, data):
+        revenue_accounts.update_account(account, data)
+
+
+@crud_schema_view(
+    "plan_categories",
+    write=PlanCategoryInputSerializer,
+    update=PlanCategoryInputSerializer(partial=True),
+    summaries={
+        "list": "List plan categories",
+        "retrieve": "Get a plan category",
+        "create": "Create a plan category",
+        "partial_update": "Update a plan category",
+    },
+    parameters={"list": [LOCALE], "retrieve": [LOCALE]},
+    destroy=extend_schema(
+        operation_id="plan_categories_delete",
+        summary="Delete a plan category",
+        description="Its plans are left without a category.",
+        responses={204: DELETED},
+    ),
+)
+@extend_schema(tags=["plans"])
+class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """A grouping of plans shown together."""
+
+    queryset = PlanCategory.objects.all()
+    resource = PLAN_CATEGORY
+    filterset_class = PlanCategoryFilterSet
+    http_method_names = ["get", "post", "patch", "delete", "head"]
+    required_scopes = crud_scopes("plans", write=("create", "partial_update", "destroy"))
+
+    write_serializer = PlanCategoryInputSerializer
+
+    def perform_create(self, data):
+        return plan_services.create_category(self.organization, data)
+
+    def perform_update(self, category, data):
+        plan_services.update_category(category, data)
+
+    def destroy(self, request, pk=None):
+        plan_services.delete_category(self.get_object())
+        return Response(status=204)
+
+
+@crud_schema_view(
+    "plans",
+    write=PlanInputSerializer,
+    update=PlanInputSerializer(partial=True),
+    summaries={
+        "list": "List plans",
+        "retrieve": "Get a plan",
+        "create": "Create a plan",
+        "partial_update": "Update a plan",
+    },
+    descriptions={
+        "create": "`name` and `price` are required. `revenueAccountId` omitted or null: sales post to the "
+        "organization's default account resolved at sale time.",
+        "partial_update": "Every field optional, same constraints. `planCategoryId: null` removes the plan from "
+        "every category; `isActive: true` re-activates a retired plan.",
+    },
+    parameters={"list": [LOCALE], "retrieve": [LOCALE]},
+    destroy=extend_schema(
+        operation_id="plans_delete",
+        summary="Delete a plan",
+        description="409 `RESOURCE_IN_USE` while any membership references the plan (retire it instead).",
+        responses={204: DELETED, 409: OpenApiResponse(ERROR, description="RESOURCE_IN_USE")},
+    ),
+    retire=extend_schema(
+        operation_id="plans_retire",
+        summary="Retire a plan",
+        description="No new sales (`isActive: false`, `retiredAt` set); existing memberships run on. "
+        "409 `INVALID_STATE_TRANSITION` when already retired.",
+        request=None,
+        responses={200: PLAN.serializer, 409: OpenApiResponse(ERROR, description="INVALID_STATE_TRANSITION")},
+    ),
+)
+@extend_schema(tags=["plans"])
+class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """A membership plan or pass that can be sold."""
+
+    queryset = Plan.objects.all()
+    resource = PLAN
+    filterset_class = PlanFilterSet
+    http_method_names = ["get", "post", "patch", "delete", "head"]
+    required_scopes = crud_scopes("plans", write=("create", "partial_update", "destroy", "retire"))
+
+    write_serializer = PlanInputSerializer
+
+    def perform_create(self, data):
+        return plan_services.create_plan(self.organization, data)
+
+    def perform_update(self, plan, data):
+        plan_services.update_plan(plan, data)
+
+    def destroy(self, request, pk=None):
+        plan_services.delete_plan(self.get_object())
+        return Response(status=204)
+
+    @action(detail=True, methods=["post"], url_path="retire")
+    def retire(self, request, pk=None):
+        plan = plan_services.retire_plan(self.get_object())
+        return Response(self.present(plan.pk))

@@ -1,0 +1,141 @@
+"""Plans and plan categories: create, update, retire, delete. Plans record `plan.*` events in the transaction.
+
+Rules on the whole plan (checked on the stored values merged with the change, so a PATCH of one field is checked
+against the rest): `billingFrequency: custom` needs `customPeriod` and `customPeriodUnit`; any other frequency
+stores both as null and refuses them when sent.
+"""
+
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
+from django.utils import timezone
+
+from apps.api.exceptions import ApiError, InvalidStateTransition, ValidationFailed
+from apps.api.resources import PresentContext
+from apps.domain_events.services import emit
+
+from .choices import BillingFrequency
+from .models import Membership, Plan, PlanCategory
+from .resources import PLAN
+
+RETIRED = "retired"
+
+
+def present_plan(plan_id: int, organization) -> dict:
+    """The plan's body as `GET /plans/{id}` returns it (no locale), for event payloads and change detection."""
+    return PLAN.get(Plan.objects.all(), plan_id, PresentContext(organization=organization))
+
+
+def _event_data(plan_id: int, organization):
+    return lambda: present_plan(plan_id, organization)
+
+
+def _apply_period_rules(plan: Plan, sent: dict) -> None:
+    if plan.billing_frequency == BillingFrequency.CUSTOM:
+        missing = {
+            "customPeriod": plan.custom_period is None,
+            "customPeriodUnit": plan.custom_period_unit is None,
+        }
+        errors = {name: ["Required when `billingFrequency` is `custom`."] for name, gap in missing.items() if gap}
+        if errors:
+            raise ValidationFailed(errors)
+        return
+    errors = {
+        name: ["Only allowed when `billingFrequency` is `custom`."]
+        for name, field in (("customPeriod", "custom_period"), ("customPeriodUnit", "custom_period_unit"))
+        if sent.get(field) is not None
+    }
+    if errors:
+        raise ValidationFailed(errors)
+    plan.custom_period = None
+    plan.custom_period_unit = None
+
+
+@transaction.atomic
+def create_plan(organization, data: dict) -> Plan:
+    """`data` holds model field names (validated input)."""
+    plan = Plan(organization=organization, **data)
+    _apply_period_rules(plan, data)
+    if not plan.is_active:
+        plan.retired_at = None
+    plan.save()
+    emit(organization, "plan.created", _event_data(plan.pk, organization))
+    return plan
+
+
+@transaction.atomic
+def update_plan(plan: Plan, data: dict) -> Plan:
+    """Partial update under the plan's row lock. `isActive: true` re-activates a retired plan (clears
+    `retiredAt`). Emits `plan.updated` with the changed fields when something changed."""
+    organization = plan.organization
+    locked = Plan.objects.select_for_update().get(pk=plan.pk)
+    before = present_plan(locked.pk, organization)
+    for name, value in data.items():
+        setattr(locked, name, value)
+    _apply_period_rules(locked, data)
+    if data.get("is_active") is True:
+        locked.retired_at = None
+    locked.save()
+    after = present_plan(locked.pk, organization)
+    changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
+    if changed:
+        emit(organization, "plan.updated", after, changed)
+    return locked
+
+
+@transaction.atomic
+def retire_plan(plan: Plan) -> Plan:
+    """No new sales (`isActive: false`, `retiredAt` now); existing memberships run on. A retired plan is 409."""
+    locked = Plan.objects.select_for_update().get(pk=plan.pk)
+    if locked.retired_at is not None and not locked.is_active:
+        raise InvalidStateTransition(RETIRED, "The plan is already retired.")
+    locked.is_active = False
+    locked.retired_at = timezone.now()
+    locked.save(update_fields=["is_active", "retired_at", "updated_at"])
+    emit(plan.organization, "plan.retired", _event_data(locked.pk, plan.organization))
+    return locked
+
+
+def _refuse_if_in_use(plan: Plan) -> None:
+    in_use = Membership.objects.filter(plan_id=plan.pk).count()
+    if in_use:
+        raise ApiError(
+            f"The plan is used by {in_use} membership(s); retire it instead.",
+            code="RESOURCE_IN_USE",
+            status=409,
+            details={"references": {"memberships": in_use}},
+        )
+
+
+@transaction.atomic
+def delete_plan(plan: Plan) -> None:
+    """Refused with 409 RESOURCE_IN_USE while any membership (whatever its status) references the plan."""
+    organization = plan.organization
+    locked = Plan.objects.select_for_update().get(pk=plan.pk)
+    _refuse_if_in_use(locked)
+    data = present_plan(locked.pk, organization)
+    try:
+        with transaction.atomic():
+            locked.delete()
+    except (ProtectedError, IntegrityError):
+        _refuse_if_in_use(locked)  # a membership was sold concurrently
+        raise
+    emit(organization, "plan.deleted", data)
+
+
+@transaction.atomic
+def create_category(organization, data: dict) -> PlanCategory:
+    return PlanCategory.objects.create(organization=organization, **data)
+
+
+@transaction.atomic
+def update_category(category: PlanCategory, data: dict) -> PlanCategory:
+    for name, value in data.items():
+        setattr(category, name, value)
+    category.save()
+    return category
+
+
+@transaction.atomic
+def delete_category(category: PlanCategory) -> None:
+    """Its plans are left without a category (the foreign key is set to null)."""
+    category.delete()

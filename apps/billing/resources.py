@@ -1,0 +1,200 @@
+"""Shapes of revenue accounts, plan categories and plans (the spec's Plan body plus `id`, `planCategory`,
+`retiredAt`, `createdAt`, `updatedAt`). Names and descriptions of plans and categories follow `?locale=`."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, PresentContext, Resource
+from apps.classes.choices import Visibility
+
+from . import models
+from .choices import BillingFrequency, CustomPeriodUnit, SessionUnit, ValidForScope
+
+
+class RevenueAccount(TypedDict):
+    id: int
+    name: str
+    code: str | None
+    description: str | None
+    isDefault: Annotated[bool, Describe("The default sales account: exactly one per organization.")]
+    isActive: bool
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class PlanCategory(TypedDict):
+    id: int
+    name: str
+    description: str | None
+    position: int
+    translations: Annotated[dict, Describe("{locale: {name, description}}; read-only.")]
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class PlanCategoryRef(TypedDict):
+    id: int
+    name: str
+
+
+class PlanValidFor(TypedDict):
+    scopes: list[ValidForScope]
+    classTypes: list[int]
+    areaTypes: list[int]
+    instructorTypes: list[int]
+
+
+class Plan(TypedDict):
+    id: int
+    name: str
+    description: str | None
+    clubId: int | None
+    planCategoryId: int | None
+    planCategory: PlanCategoryRef | None
+    revenueAccountId: Annotated[
+        int | None,
+        Describe("null: sales post to the organization's default revenue account, resolved at sale time."),
+    ]
+    price: float
+    signupFee: float
+    billingFrequency: BillingFrequency
+    customPeriod: int | None
+    customPeriodUnit: CustomPeriodUnit | None
+    isActive: bool
+    maxUses: int | None
+    sessionUnit: SessionUnit | None
+    validityPeriod: Annotated[int | None, Describe("Days.")]
+    autoRenews: bool
+    renewalDaysInAdvance: int
+    requirePaymentUpfront: bool
+    sports: list[str]
+    features: list[str]
+    visibility: Visibility
+    validFor: PlanValidFor
+    retiredAt: dt.datetime | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class RevenueAccountResource(Resource):
+    shape = RevenueAccount
+    model = models.RevenueAccount
+    columns = ("id", "name", "code", "description", "is_default", "is_active", "created_at", "updated_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> RevenueAccount:
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "code": row["code"],
+            "description": row["description"],
+            "isDefault": row["is_default"],
+            "isActive": row["is_active"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class PlanCategoryResource(Resource):
+    shape = PlanCategory
+    model = models.PlanCategory
+    columns = ("id", "name", "description", "position", "translations", "created_at", "updated_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> PlanCategory:
+        translations = row["translations"] or {}
+        return {
+            "id": row["id"],
+            "name": ctx.translate(translations, "name", row["name"]),
+            "description": ctx.translate(translations, "description", row["description"]),
+            "position": row["position"],
+            "translations": translations,
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+def present_valid_for(value) -> PlanValidFor:
+    """The stored `valid_for` with every key present (older rows may lack some)."""
+    value = value if isinstance(value, dict) else {}
+    return {
+        "scopes": list(value.get("scopes") or []),
+        "classTypes": list(value.get("classTypes") or []),
+        "areaTypes": list(value.get("areaTypes") or []),
+        "instructorTypes": list(value.get("instructorTypes") or []),
+    }
+
+
+class PlanResource(Resource):
+    shape = Plan
+    model = models.Plan
+    columns = (
+        "id",
+        "name",
+        "description",
+        "translations",
+        "club_id",
+        "plan_category_id",
+        "plan_category__name",
+        "plan_category__translations",
+        "revenue_account_id",
+        "price",
+        "signup_fee",
+        "billing_frequency",
+        "custom_period",
+        "custom_period_unit",
+        "is_active",
+        "max_uses",
+        "session_unit",
+        "validity_period",
+        "auto_renews",
+        "renewal_days_in_advance",
+        "require_payment_upfront",
+        "sports",
+        "features",
+        "visibility",
+        "valid_for",
+        "retired_at",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> Plan:
+        translations = row["translations"] or {}
+        category_id = row["plan_category_id"]
+        category = None
+        if category_id is not None:
+            name = ctx.translate(row["plan_category__translations"], "name", row["plan_category__name"])
+            category = {"id": category_id, "name": name}
+        return {
+            "id": row["id"],
+            "name": ctx.translate(translations, "name", row["name"]),
+            "description": ctx.translate(translations, "description", row["description"]),
+            "clubId": row["club_id"],
+            "planCategoryId": category_id,
+            "planCategory": category,
+            "revenueAccountId": row["revenue_account_id"],
+            "price": money(row["price"]),
+            "signupFee": money(row["signup_fee"]),
+            "billingFrequency": row["billing_frequency"],
+            "customPeriod": row["custom_period"],
+            "customPeriodUnit": row["custom_period_unit"],
+            "isActive": row["is_active"],
+            "maxUses": row["max_uses"],
+            "sessionUnit": row["session_unit"],
+            "validityPeriod": row["validity_period"],
+            "autoRenews": row["auto_renews"],
+            "renewalDaysInAdvance": row["renewal_days_in_advance"],
+            "requirePaymentUpfront": row["require_payment_upfront"],
+            "sports": list(row["sports"] or []),
+            "features": list(row["features"] or []),
+            "visibility": row["visibility"],
+            "validFor": present_valid_for(row["valid_for"]),
+            "retiredAt": row["retired_at"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+REVENUE_ACCOUNT = RevenueAccountResource()
+PLAN_CATEGORY = PlanCategoryResource()
+PLAN = PlanResource()
