@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "apps.bookings",
     "apps.notifications",
     "apps.domain_events",
+    "apps.pricing",
 ]
 
 MIDDLEWARE = [
@@ -205,6 +206,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "apps.api.schema.add_security_schemes"],
     # Every enum of the API is named after its TextChoices (apps/*/choices.py), whichever fields share it.
     "ENUM_NAME_OVERRIDES": {
+        "AdjustmentTypeEnum": "apps.pricing.choices.AdjustmentType",
+        "AudienceEnum": "apps.pricing.choices.Audience",
         "AvailabilityStatusEnum": "apps.classes.choices.AvailabilityStatus",
         "BillingFrequencyEnum": "apps.billing.choices.BillingFrequency",
         "BookingStatusEnum": "apps.bookings.choices.BookingStatus",

@@ -24,6 +24,7 @@ LAYERS = (
     "instructors",
     "occupancy",
     "classes",
+    "pricing",
     "bookings",
 )
 

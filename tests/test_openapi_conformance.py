@@ -604,6 +604,29 @@ def test_error_bodies(c, api, client_for, other_organization, contact, club):
     assert "startTime" in naive["details"]["fields"]
 
 
+def test_pricing_rules_and_quote(c, api, club, area):
+    body = {
+        "name": "Evening",
+        "clubId": club.id,
+        "areaIds": [area.id],
+        "daysOfWeek": ["monday"],
+        "startTime": "18:00",
+        "endTime": "22:00",
+        "validFrom": "2030-01-01",
+        "adjustmentType": "percent",
+        "value": 10,
+    }
+    rule = c(api, "post", f"{PLATFORM}/pricing-rules", 201, data=body)
+    c(api, "post", f"{PLATFORM}/pricing-rules", 201, data={"name": "Flat", "adjustmentType": "amount", "value": -2})
+    c(api, "get", f"{PLATFORM}/pricing-rules", 200)
+    c(api, "get", PLATFORM + "/pricing-rules/{id}", 200, id=rule["id"])
+    c(api, "patch", PLATFORM + "/pricing-rules/{id}", 200, id=rule["id"], data={"startTime": None, "endTime": None})
+    start, end = _slot()
+    params = {"areaId": area.id, "startTime": start.isoformat(), "endTime": end.isoformat()}
+    c(api, "get", f"{PLATFORM}/pricing-rules/quote", 200, params=params)
+    c(api, "delete", PLATFORM + "/pricing-rules/{id}", 204, id=rule["id"])
+
+
 def test_the_check_catches_drift(document):
     """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
     components = document["components"]["schemas"]

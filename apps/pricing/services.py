@@ -1,0 +1,163 @@
+"""Pricing rules: writes (one transaction each, the rule row locked on update) and the quote of a booking.
+
+The rules of a rule are checked on the merged state, so a PATCH that changes only `endTime` or only `audience` is
+checked against the stored rest. Pricing rules record no domain events: the webhook catalogue has none for them.
+"""
+
+import datetime as dt
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.db.models import Q
+
+from apps.api.exceptions import ValidationFailed
+from apps.api.validation import ensure_ends_after_start
+from apps.billing.choices import MembershipStatus
+from apps.billing.models import Membership
+from apps.clubs.models import Area
+
+from . import quote as pricing
+from .choices import AdjustmentType, Audience
+from .models import PricingRule
+
+MAX_QUOTE_DAYS = 7
+
+# API field -> model field, for the plain values.
+FIELDS = {
+    "name": "name",
+    "club": "club",
+    "areaIds": "area_ids",
+    "areaTypeIds": "area_type_ids",
+    "sports": "sports",
+    "daysOfWeek": "days_of_week",
+    "validFrom": "valid_from",
+    "validUntil": "valid_until",
+    "audience": "audience",
+    "planIds": "plan_ids",
+    "adjustmentType": "adjustment_type",
+    "value": "value",
+    "priority": "priority",
+    "isActive": "is_active",
+}
+
+
+def _minute(hhmm: str | None) -> int | None:
+    if hhmm is None:
+        return None
+    hours, minutes = hhmm.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def _apply(rule: PricingRule, data: dict) -> None:
+    for name, field in FIELDS.items():
+        if name in data:
+            setattr(rule, field, data[name])
+    if "startTime" in data:
+        rule.start_minute = _minute(data["startTime"])
+    if "endTime" in data:
+        rule.end_minute = _minute(data["endTime"])
+
+
+def _check(rule: PricingRule) -> None:
+    """The rules that tie fields together, on the rule as it will be stored."""
+    errors = {}
+    if (rule.start_minute is None) != (rule.end_minute is None):
+        missing = "endTime" if rule.end_minute is None else "startTime"
+        errors[missing] = ["`startTime` and `endTime` go together: give both, or neither for the whole day."]
+    elif rule.start_minute is not None and rule.end_minute <= rule.start_minute:
+        errors["endTime"] = ["Must be after `startTime` (a band across midnight is two rules)."]
+    if rule.valid_from and rule.valid_until and rule.valid_until < rule.valid_from:
+        errors["validUntil"] = ["Must not be before `validFrom`."]
+    if rule.audience == Audience.NON_MEMBERS and rule.plan_ids:
+        errors["planIds"] = ["Must be empty when `audience` is `non_members`."]
+    if rule.club_id and rule.area_ids:
+        foreign = sorted(
+            set(rule.area_ids)
+            - set(Area.objects.filter(id__in=rule.area_ids, club_id=rule.club_id).values_list("id", flat=True))
+        )
+        if foreign:
+            errors["areaIds"] = [f"Area {', '.join(map(str, foreign))} is not in club {rule.club_id}."]
+    value = Decimal(rule.value)
+    if rule.adjustment_type == AdjustmentType.SET_HOURLY_RATE and value < 0:
+        errors["value"] = ["An hourly rate must be at least 0."]
+    elif rule.adjustment_type == AdjustmentType.PERCENT and not Decimal(-100) <= value <= Decimal(1000):
+        errors["value"] = ["A percent must be between -100 and 1000."]
+    if errors:
+        raise ValidationFailed(errors)
+
+
+def create_pricing_rule(organization, data: dict) -> PricingRule:
+    rule = PricingRule(organization=organization)
+    _apply(rule, data)
+    _check(rule)
+    with transaction.atomic():
+        rule.save()
+    return rule
+
+
+def update_pricing_rule(rule: PricingRule, data: dict) -> PricingRule:
+    with transaction.atomic():
+        rule = PricingRule.objects.select_for_update().get(pk=rule.pk)
+        _apply(rule, data)
+        _check(rule)
+        rule.save()
+    return rule
+
+
+def delete_pricing_rule(rule: PricingRule) -> None:
+    with transaction.atomic():
+        PricingRule.objects.filter(pk=rule.pk).delete()
+
+
+# --- the quote ------------------------------------------------------------------------------------------------
+
+
+def member_plan_ids(organization, contact, on: dt.date) -> frozenset[int]:
+    """Plans of the contact's memberships that are active on `on` (status active, the day within its dates)."""
+    if contact is None:
+        return frozenset()
+    rows = Membership.objects.filter(
+        Q(end_date__isnull=True) | Q(end_date__gte=on),
+        organization=organization,
+        contact=contact,
+        status=MembershipStatus.ACTIVE,
+        start_date__lte=on,
+    ).values_list("plan_id", flat=True)
+    return frozenset(rows)
+
+
+def active_rules(organization, club_id: int) -> list[dict]:
+    """The rule rows that can price a booking at `club_id` (two clubs never share a rule)."""
+    return list(
+        PricingRule.objects.filter(
+            Q(club_id__isnull=True) | Q(club_id=club_id), organization=organization, is_active=True
+        ).values(*pricing.RULE_COLUMNS)
+    )
+
+
+def default_sport(area) -> str | None:
+    """The sport of a booking that names none: the area's only sport, else unknown."""
+    return area.sports[0] if len(area.sports or []) == 1 else None
+
+
+def quote_booking(organization, area, start_time, end_time, *, contact=None, sport=None) -> pricing.Quote:
+    """The price of booking `area` over `[start_time, end_time)` for `contact` (None: a non-member)."""
+    ensure_ends_after_start(start_time, end_time)
+    if end_time - start_time > dt.timedelta(days=MAX_QUOTE_DAYS):
+        raise ValidationFailed({"endTime": [f"A quote covers at most {MAX_QUOTE_DAYS} days."]})
+    timezone = area.club.timezone or "UTC"
+    on = start_time.astimezone(ZoneInfo(timezone)).date()
+    return pricing.quote(
+        active_rules(organization, area.club_id),
+        area=pricing.AreaFacts(
+            id=area.id, club_id=area.club_id, area_type_id=area.area_type_id, hourly_rate=area.hourly_rate
+        ),
+        start=start_time,
+        end=end_time,
+        timezone=timezone,
+        sport=sport if sport is not None else default_sport(area),
+        member_plan_ids=member_plan_ids(organization, contact, on),
+        tax_rate=organization.default_tax_rate,
+        exponent=pricing.currency_exponent(organization.currency),
+    )
