@@ -6,7 +6,7 @@ A court is never double-booked: every writer of an area's time (bookings here, b
 the Area row with `select_for_update` inside its transaction before checking for overlaps.
 """
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
@@ -19,6 +19,7 @@ from apps.contacts.choices import ContactStatus
 from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
+from apps.pricing.services import area_booking_price
 
 from .choices import (
     OPEN_BOOKING_STATUSES,
@@ -31,9 +32,6 @@ from .class_services import move_class_booking, release_seat
 from .events import emit_availability_changed, emit_booking
 from .models import MAX_PLAYERS_PER_BOOKING, Booking, Player
 from .payments import apply_payment_report
-
-CENTS = Decimal("0.01")
-
 
 # --- notices ------------------------------------------------------------------------------------------------
 
@@ -59,13 +57,6 @@ def _describe(booking) -> str:
 
 
 # --- prices and payment -------------------------------------------------------------------------------------
-
-
-def default_area_price(area, start_time, end_time) -> Decimal:
-    """The area's hourly rate times the booked hours; an area without a rate books at 0."""
-    rate = area.hourly_rate or Decimal("0")
-    hours = Decimal((end_time - start_time).total_seconds()) / Decimal(3600)
-    return (rate * hours).quantize(CENTS, rounding=ROUND_HALF_UP)
 
 
 def _tax_inclusive(organization, amount) -> Decimal | None:
@@ -258,7 +249,9 @@ def create_area_booking(
         _ensure_slot_free(area, start_time, end_time)
         max_players = _player_limit(area)
         if price_before_tax is None:
-            price_before_tax = default_area_price(area, start_time, end_time)
+            price_before_tax = area_booking_price(
+                organization, area, start_time, end_time, contact=contact, sport=sport
+            )
         booking = Booking(
             organization=organization,
             type=BookingType.AREA,

@@ -141,11 +141,16 @@ def default_sport(area) -> str | None:
     return area.sports[0] if len(area.sports or []) == 1 else None
 
 
-def quote_booking(organization, area, start_time, end_time, *, contact=None, sport=None) -> pricing.Quote:
-    """The price of booking `area` over `[start_time, end_time)` for `contact` (None: a non-member)."""
+def check_quote_window(start_time, end_time) -> None:
+    """A quote's window: `endTime` after `startTime`, at most `MAX_QUOTE_DAYS` later (400 on `endTime`)."""
     ensure_ends_after_start(start_time, end_time)
     if end_time - start_time > dt.timedelta(days=MAX_QUOTE_DAYS):
         raise ValidationFailed({"endTime": [f"A quote covers at most {MAX_QUOTE_DAYS} days."]})
+
+
+def quote_booking(organization, area, start_time, end_time, *, contact=None, sport=None) -> pricing.Quote:
+    """The price of booking `area` (with its club) over `[start_time, end_time)` for `contact` (None: a
+    non-member); two queries, the rules and the contact's memberships."""
     timezone = area.club.timezone or "UTC"
     on = start_time.astimezone(ZoneInfo(timezone)).date()
     return pricing.quote(
@@ -161,3 +166,10 @@ def quote_booking(organization, area, start_time, end_time, *, contact=None, spo
         tax_rate=organization.default_tax_rate,
         exponent=pricing.currency_exponent(organization.currency),
     )
+
+
+def area_booking_price(organization, area, start_time, end_time, *, contact=None, sport=None) -> Decimal:
+    """`priceBeforeTax` of a new area booking that names none: the quote's, at the cents the booking column
+    stores (a three-decimal currency is rounded half-up once more, to cents)."""
+    quoted = quote_booking(organization, area, start_time, end_time, contact=contact, sport=sport)
+    return pricing.round_money(quoted.price_before_tax, 2)

@@ -92,6 +92,7 @@ class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewS
         max_players = area.area_type.max_players if area.area_type_id else None
         if max_players and data.get("playerCount", 1) > max_players:
             raise ValidationFailed({"playerCount": [f"Must be at most {max_players} (the area type's `maxPlayers`)."]})
+        services.check_quote_window(data["startTime"], data["endTime"])
         result = services.quote_booking(
             self.organization,
             area,
