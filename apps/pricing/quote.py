@@ -9,7 +9,7 @@ marketplace price with exactly the same function. How a price is built (docs/dec
    piece the set of matching rules cannot change.
 2. For each piece, the matching rules are applied in ascending `priority`, then ascending `id`, to the area's
    hourly rate (0 when it has none): `set_hourly_rate` replaces the running rate, `percent` multiplies it by
-   `(100 + value) / 100`, `amount` adds `value`; the rate never goes below 0.
+   `(100 + value) / 100`, `amount` adds `value`; the rate stays between 0 and `MAX_HOURLY_RATE`.
 3. A piece costs `rate × elapsed seconds / 3600` (real elapsed time, so an hour lost or gained at a DST change is
    an hour less or more), unrounded. The pieces are summed and the sum is rounded once, half-up, at the
    currency's precision: that is `priceBeforeTax`.
@@ -50,6 +50,10 @@ ZERO_DECIMAL_CURRENCIES = frozenset(
     }
 )
 THREE_DECIMAL_CURRENCIES = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
+
+# The largest hourly rate a rule may reach (the largest stored money value): keeps every sum within Decimal's
+# precision however many rules stack up.
+MAX_HOURLY_RATE = Decimal("99999999.99")
 
 RULE_COLUMNS = (
     "id",
@@ -131,7 +135,7 @@ def quote(
         rate = base
         for rule in candidates:
             if _matches_moment(rule, local):
-                rate = max(_adjust(rate, rule), Decimal(0))
+                rate = min(max(_adjust(rate, rule), Decimal(0)), MAX_HOURLY_RATE)
                 applied.add(rule["id"])
         total += rate * Decimal((upper - lower).total_seconds()) / Decimal(3600)
     price_before_tax = round_money(total, exponent)

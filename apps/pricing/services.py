@@ -22,6 +22,7 @@ from .choices import AdjustmentType, Audience
 from .models import PricingRule
 
 MAX_QUOTE_DAYS = 7
+MAX_STORED_PRICE = Decimal("99999999.99")  # a booking's price column: 10 digits, 2 decimals
 
 # API field -> model field, for the plain values.
 FIELDS = {
@@ -172,4 +173,9 @@ def area_booking_price(organization, area, start_time, end_time, *, contact=None
     """`priceBeforeTax` of a new area booking that names none: the quote's, at the cents the booking column
     stores (a three-decimal currency is rounded half-up once more, to cents)."""
     quoted = quote_booking(organization, area, start_time, end_time, contact=contact, sport=sport)
-    return pricing.round_money(quoted.price_before_tax, 2)
+    price = pricing.round_money(quoted.price_before_tax, 2)
+    if price > MAX_STORED_PRICE:
+        raise ValidationFailed(
+            {"priceBeforeTax": [f"The quoted price {price} is above {MAX_STORED_PRICE}: give `priceBeforeTax`."]}
+        )
+    return price

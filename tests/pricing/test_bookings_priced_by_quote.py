@@ -42,3 +42,11 @@ def test_an_explicit_price_is_kept(api, area, contact, make_rule):
         format="json",
     )
     assert response.json()["priceBeforeTax"] == 12.5
+
+
+def test_a_quoted_price_too_large_to_store_is_a_400(api, area, contact, make_rule):
+    make_rule(value=99999999.99)
+    response = api.post(BOOKINGS, booking_body(area, contact, "2030-06-10 10:00", "2030-06-10 12:00"), format="json")
+    assert response.status_code == 400, response.content
+    assert "priceBeforeTax" in response.json()["details"]["fields"]
+    assert not Booking.objects.exists()

@@ -210,3 +210,10 @@ def test_the_quote_needs_the_read_scope(client_for, area):
     denied = client_for("pricing-rules:write").get(QUOTE, query)
     assert denied.status_code == 403
     assert denied.json() == {"error": "Insufficient access scope", "requiredScope": "pricing-rules:read"}
+
+
+def test_stacked_rules_are_capped_not_a_500(quote, make_rule):
+    for _ in range(40):
+        make_rule(adjustment_type="percent", value=1000)
+    response = quote("2030-06-10 10:00", "2030-06-17 10:00")
+    assert prices(response)[0] == 99999999.99 * 168
