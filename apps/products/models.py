@@ -33,8 +33,7 @@ class Product(models.Model):
     sku = models.CharField(max_length=64, null=True, blank=True)
     price = models.DecimalField(max_digits=10, decimal_places=2)
     # The revenue account the product's sales post to (null: the organization's default, resolved at sale time).
-    # A plain id until revenue accounts exist as a model; see docs/decisions/products.md.
-    revenue_account_id = models.PositiveIntegerField(null=True, blank=True)
+    revenue_account = models.ForeignKey("billing.RevenueAccount", null=True, blank=True, on_delete=models.PROTECT)
     track_stock = models.BooleanField(default=False)
     # The remaining stock; null exactly when the product does not track stock.
     stock_quantity = models.PositiveIntegerField(null=True, blank=True)

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 
+from apps.billing.models import RevenueAccount
 from apps.clubs.models import Club
 from apps.products.models import Product, ProductCategory
 
@@ -21,6 +22,7 @@ def _fields(response):
 
 def test_create_presents_every_field_and_stores_decimal_money(api, organization, club):
     category = ProductCategory.objects.create(organization=organization, name="Drinks")
+    account = RevenueAccount.objects.create(organization=organization, name="Bar")
     response = _create(
         api,
         description="50 cl",
@@ -28,7 +30,7 @@ def test_create_presents_every_field_and_stores_decimal_money(api, organization,
         clubId=club.id,
         sku="DRK-1",
         price=1.55,
-        revenueAccountId=3,
+        revenueAccountId=account.id,
         trackStock=True,
         stockQuantity=12,
         visibility="Member_only",
@@ -46,7 +48,7 @@ def test_create_presents_every_field_and_stores_decimal_money(api, organization,
         "clubId": club.id,
         "sku": "DRK-1",
         "price": 1.55,
-        "revenueAccountId": 3,
+        "revenueAccountId": account.id,
         "trackStock": True,
         "stockQuantity": 12,
         "isActive": True,
@@ -143,7 +145,8 @@ def test_sku_is_unique_per_organization(api, other_organization):
 
 def test_patch_changes_only_what_is_sent_and_null_clears(api, organization):
     category = ProductCategory.objects.create(organization=organization, name="Drinks")
-    product = _create(api, categoryId=category.id, description="Cold", revenueAccountId=4).json()
+    account = RevenueAccount.objects.create(organization=organization, name="Bar")
+    product = _create(api, categoryId=category.id, description="Cold", revenueAccountId=account.id).json()
     response = api.patch(
         f"{URL}/{product['id']}",
         {"categoryId": None, "description": None, "revenueAccountId": None, "price": 2},
@@ -289,3 +292,13 @@ def test_locale_resolves_names_of_products_and_their_category(api, organization)
 def test_translations_are_read_only(api):
     product = _create(api, translations={"es": {"name": "Agua"}}).json()
     assert product["translations"] == {}
+
+
+def test_the_revenue_account_must_be_an_active_account_of_the_organization(api, organization, other_organization):
+    foreign = RevenueAccount.objects.create(organization=other_organization, name="Theirs")
+    inactive = RevenueAccount.objects.create(organization=organization, name="Old", is_active=False)
+    for account_id in (foreign.id, inactive.id, 987654):
+        response = _create(api, revenueAccountId=account_id)
+        assert response.status_code == 400, response.content
+        assert list(response.json()["details"]["fields"]) == ["revenueAccountId"]
+    assert not Product.objects.exists()

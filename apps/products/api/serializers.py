@@ -12,6 +12,7 @@ from apps.api.fields import (
     StrictIntegerField,
     StrictURLField,
 )
+from apps.billing.models import RevenueAccount
 from apps.classes.choices import Visibility
 from apps.clubs.models import Club
 
@@ -35,9 +36,9 @@ class ProductCreateSerializer(serializers.Serializer):
     clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
     sku = StrictCharField(max_length=64, required=False, allow_null=True, allow_blank=True)
     price = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, help_text="Tax-inclusive.")
-    revenueAccountId = StrictIntegerField(
-        source="revenue_account_id",
-        min_value=1,
+    revenueAccountId = OrganizationObjectField(
+        model=RevenueAccount,
+        source="revenue_account",
         required=False,
         allow_null=True,
         help_text="Null or omitted: sales post to the organization's default account, resolved at sale time.",
@@ -53,6 +54,11 @@ class ProductCreateSerializer(serializers.Serializer):
     isActive = StrictBooleanField(source="is_active", required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     images = serializers.ListField(child=StrictURLField(max_length=2048), max_length=20, required=False)
+
+    def validate_revenueAccountId(self, account):
+        if account is not None and not account.is_active:
+            raise serializers.ValidationError("The revenue account is inactive.")
+        return account
 
     def validate_sku(self, value):
         return (value or "").strip() or None

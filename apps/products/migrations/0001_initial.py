@@ -9,6 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
+        ('billing', '0005_revenue_accounts_plan_fields'),
         ('clubs', '0003_list_order_indexes'),
         ('organizations', '0001_initial'),
     ]
@@ -39,7 +40,7 @@ class Migration(migrations.Migration):
                 ('description', models.TextField(blank=True, null=True)),
                 ('sku', models.CharField(blank=True, max_length=64, null=True)),
                 ('price', models.DecimalField(decimal_places=2, max_digits=10)),
-                ('revenue_account_id', models.PositiveIntegerField(blank=True, null=True)),
+                ('revenue_account', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='billing.revenueaccount')),
                 ('track_stock', models.BooleanField(default=False)),
                 ('stock_quantity', models.PositiveIntegerField(blank=True, null=True)),
                 ('is_active', models.BooleanField(default=True)),
