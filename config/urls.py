@@ -16,6 +16,7 @@ platform_urls = [
     path("", include("apps.products.api.urls")),
     path("", include("apps.billing.api.urls")),
     path("", include("apps.pricing.api.urls")),
+    path("", include("apps.policies.api.urls")),
 ]
 
 urlpatterns = [

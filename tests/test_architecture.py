@@ -26,6 +26,7 @@ LAYERS = (
     "classes",
     "pricing",
     "bookings",
+    "policies",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

@@ -1,0 +1,147 @@
+"""Input validation of booking policies and document rules (every field typed and bounded)."""
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from apps.api.fields import (
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDecimalField,
+    StrictIntegerField,
+    StrictURLField,
+)
+from apps.billing.models import Plan
+from apps.classes.models import ClassType
+from apps.clubs.models import AreaType, Club
+
+from ..choices import DocumentAppliesTo, DocumentRequirement, DocumentType, PolicyAppliesTo
+
+MAX_IDS = 100
+
+
+class OrganizationIdsField(serializers.ListField):
+    """A list of ids of `model` rows that must all belong to the caller's organization (one query); duplicates
+    are dropped, the order kept. Another organization's or an unknown id is a 400 naming it."""
+
+    def __init__(self, model, noun, **kwargs):
+        self.model = model
+        self.noun = noun
+        kwargs.setdefault("max_length", MAX_IDS)
+        super().__init__(child=StrictIntegerField(min_value=1), **kwargs)
+
+    def to_internal_value(self, data):
+        ids = list(dict.fromkeys(super().to_internal_value(data)))
+        organization = self.context["request"].organization
+        found = set(self.model.objects.filter(organization=organization, id__in=ids).values_list("id", flat=True))
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise serializers.ValidationError(
+                f"No {self.noun} with id {', '.join(map(str, missing))} exists in this organization."
+            )
+        return ids
+
+
+class AlwaysEmptyIdsField(serializers.ListField):
+    """Ids of objects the service does not have yet (events): any id is unknown, so only `[]` is accepted."""
+
+    def __init__(self, noun, **kwargs):
+        self.noun = noun
+        kwargs.setdefault("max_length", MAX_IDS)
+        super().__init__(child=StrictIntegerField(min_value=1), **kwargs)
+
+    def to_internal_value(self, data):
+        ids = super().to_internal_value(data)
+        if ids:
+            raise serializers.ValidationError(
+                f"No {self.noun} with id {', '.join(map(str, dict.fromkeys(ids)))} exists in this organization."
+            )
+        return ids
+
+
+def _limit(source, min_value, max_value, help_text):
+    return StrictIntegerField(
+        source=source,
+        min_value=min_value,
+        max_value=max_value,
+        required=False,
+        allow_null=True,
+        help_text=f"{help_text} {min_value}..{max_value}; null: no limit.",
+    )
+
+
+@extend_schema_serializer(component_name="BookingPolicyCreate")
+class BookingPolicyCreateSerializer(serializers.Serializer):
+    """POST body: `name` and `appliesTo` are required. `areaTypeIds` only with `appliesTo: areas`, `classTypeIds`
+    only with `appliesTo: classes`. The first policy of an `appliesTo` becomes its default; `isDefault: true`
+    makes this one the default and the previous default stops being one, atomically."""
+
+    name = StrictCharField(max_length=120)
+    appliesTo = serializers.ChoiceField(source="applies_to", choices=PolicyAppliesTo.choices)
+    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    areaTypeIds = OrganizationIdsField(AreaType, "area type", source="area_type_ids", required=False)
+    classTypeIds = OrganizationIdsField(ClassType, "class type", source="class_type_ids", required=False)
+    advanceBookingDays = _limit("advance_booking_days", 0, 730, "Days ahead a booking may start,")
+    minAdvanceMinutes = _limit("min_advance_minutes", 0, 43200, "Minutes before the start a booking must be made,")
+    maxDurationMinutes = _limit("max_duration_minutes", 1, 1440, "Longest booking in minutes,")
+    cancellationWindowHours = _limit("cancellation_window_hours", 0, 720, "Late-cancellation window in hours,")
+    lateCancellationFee = StrictDecimalField(
+        source="late_cancellation_fee",
+        max_digits=10,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="Fee of a late cancellation before tax, 0..99999999.99, at most 2 decimals; null: none.",
+    )
+    maxActiveBookingsPerContact = _limit("max_active_bookings_per_contact", 1, 1000, "Active bookings per contact,")
+    isDefault = StrictBooleanField(source="is_default", required=False)
+
+
+@extend_schema_serializer(component_name="BookingPolicyUpdate")
+class BookingPolicyUpdateSerializer(BookingPolicyCreateSerializer):
+    """PATCH body: any field of the create body. `isDefault: false` on the default policy is refused (409
+    `CONFLICT`): make another policy the default instead. Id lists replace the whole list."""
+
+
+@extend_schema_serializer(component_name="DocumentRuleCreate")
+class DocumentRuleCreateSerializer(serializers.Serializer):
+    """POST body: `name`, `documentType`, `requirement` and `appliesTo` are required. `planIds` only with
+    `appliesTo: plans`, `classTypeIds` only with `class_types`, `eventIds` only with `events`."""
+
+    name = StrictCharField(max_length=120)
+    documentType = serializers.ChoiceField(source="document_type", choices=DocumentType.choices)
+    contentItemId = StrictIntegerField(
+        source="content_item_id",
+        min_value=1,
+        required=False,
+        allow_null=True,
+        help_text="Only null is accepted until content items exist.",
+    )
+    documentUrl = StrictURLField(source="document_url", max_length=2000, required=False, allow_null=True)
+    requirement = serializers.ChoiceField(choices=DocumentRequirement.choices)
+    appliesTo = serializers.ChoiceField(source="applies_to", choices=DocumentAppliesTo.choices)
+    planIds = OrganizationIdsField(Plan, "plan", source="plan_ids", required=False)
+    classTypeIds = OrganizationIdsField(ClassType, "class type", source="class_type_ids", required=False)
+    eventIds = AlwaysEmptyIdsField(
+        "event", source="event_ids", required=False, help_text="Only `[]` until events exist."
+    )
+    renewEveryDays = StrictIntegerField(
+        source="renew_every_days",
+        min_value=1,
+        max_value=3650,
+        required=False,
+        allow_null=True,
+        help_text="1..3650; null: signed once.",
+    )
+    isActive = StrictBooleanField(source="is_active", required=False)
+
+    def validate_contentItemId(self, value):
+        if value is not None:
+            raise serializers.ValidationError(f"No content item with id {value} exists in this organization.")
+        return value
+
+
+@extend_schema_serializer(component_name="DocumentRuleUpdate")
+class DocumentRuleUpdateSerializer(DocumentRuleCreateSerializer):
+    """PATCH body: any field of the create body; id lists replace the whole list."""

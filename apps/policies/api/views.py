@@ -1,0 +1,114 @@
+"""Booking policies (CRUD plus duplicate) and document rules (CRUD). Stored and served only: API writes of
+bookings do not enforce them."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+
+from .. import services
+from ..filters import BookingPolicyFilterSet, DocumentRuleFilterSet
+from ..models import BookingPolicy, DocumentRule
+from ..resources import BOOKING_POLICY, DOCUMENT_RULE
+from .serializers import (
+    BookingPolicyCreateSerializer,
+    BookingPolicyUpdateSerializer,
+    DocumentRuleCreateSerializer,
+    DocumentRuleUpdateSerializer,
+)
+
+CRUD = ["get", "post", "patch", "delete", "head"]
+DELETED = {204: OpenApiResponse(description="Deleted")}
+
+
+@crud_schema_view(
+    "booking_policies",
+    write=BookingPolicyCreateSerializer,
+    update=BookingPolicyUpdateSerializer,
+    summaries={
+        "list": "List booking policies",
+        "retrieve": "Get a booking policy",
+        "create": "Create a booking policy",
+        "partial_update": "Update a booking policy",
+    },
+    destroy=extend_schema(
+        operation_id="booking_policies_delete",
+        summary="Delete a booking policy",
+        description="409 `CONFLICT` for the default policy while other policies of its `appliesTo` remain.",
+        responses=DELETED,
+    ),
+    duplicate=extend_schema(
+        operation_id="booking_policies_duplicate",
+        summary="Duplicate a booking policy",
+        description='A copy of every field, named "<name> (copy)", with `isDefault: false`.',
+        request=None,
+        responses={201: BOOKING_POLICY.serializer},
+    ),
+)
+@extend_schema(tags=["booking-policies"])
+class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """Booking limits of areas, classes or instructors; exactly one default per `appliesTo`. Not enforced on
+    API writes of bookings."""
+
+    queryset = BookingPolicy.objects.all()
+    resource = BOOKING_POLICY
+    filterset_class = BookingPolicyFilterSet
+    http_method_names = CRUD
+    required_scopes = crud_scopes("booking-policies", write=("create", "partial_update", "destroy", "duplicate"))
+
+    write_serializer = BookingPolicyCreateSerializer
+    update_serializer = BookingPolicyUpdateSerializer
+
+    def perform_create(self, data):
+        return services.create_booking_policy(self.organization, data)
+
+    def perform_update(self, policy, data):
+        services.update_booking_policy(policy, data)
+
+    def destroy(self, request, pk=None):
+        services.delete_booking_policy(self.get_object())
+        return Response(status=204)
+
+    @action(detail=True, methods=["post"], url_path="duplicate")
+    def duplicate(self, request, pk=None):
+        copy = services.duplicate_booking_policy(self.get_object())
+        return self.created(self.present(copy.pk), location=f"/v1/platform/booking-policies/{copy.pk}")
+
+
+@crud_schema_view(
+    "document_rules",
+    write=DocumentRuleCreateSerializer,
+    update=DocumentRuleUpdateSerializer,
+    summaries={
+        "list": "List document rules",
+        "retrieve": "Get a document rule",
+        "create": "Create a document rule",
+        "partial_update": "Update a document rule",
+    },
+    destroy=extend_schema(operation_id="document_rules_delete", summary="Delete a document rule", responses=DELETED),
+)
+@extend_schema(tags=["document-rules"])
+class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """Rules on who must sign or accept documents. Not enforced on API writes."""
+
+    queryset = DocumentRule.objects.all()
+    resource = DOCUMENT_RULE
+    filterset_class = DocumentRuleFilterSet
+    http_method_names = CRUD
+    required_scopes = crud_scopes("document-rules", write=("create", "partial_update", "destroy"))
+
+    write_serializer = DocumentRuleCreateSerializer
+    update_serializer = DocumentRuleUpdateSerializer
+
+    def perform_create(self, data):
+        return services.create_document_rule(self.organization, data)
+
+    def perform_update(self, rule, data):
+        services.update_document_rule(rule, data)
+
+    def destroy(self, request, pk=None):
+        services.delete_document_rule(self.get_object())
+        return Response(status=204)

@@ -1,0 +1,152 @@
+"""BookingPolicy and DocumentRule shapes. A page costs one query: the id lists are SQL subqueries."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.expressions import related_ids
+from apps.api.presenters import money
+from apps.api.resources import Describe, PresentContext, Resource
+
+from . import models
+from .choices import DocumentAppliesTo, DocumentRequirement, DocumentType, PolicyAppliesTo
+
+NO_LIMIT = "Null: no limit."
+
+
+class BookingPolicy(TypedDict):
+    id: int
+    name: str
+    appliesTo: PolicyAppliesTo
+    clubId: Annotated[int | None, Describe("Null: every club.")]
+    areaTypeIds: Annotated[list[int], Describe("Area types the policy covers (`appliesTo: areas`); empty: all.")]
+    classTypeIds: Annotated[list[int], Describe("Class types the policy covers (`appliesTo: classes`); empty: all.")]
+    advanceBookingDays: Annotated[int | None, Describe("How many days ahead a booking may start. " + NO_LIMIT)]
+    minAdvanceMinutes: Annotated[int | None, Describe("Minutes a booking must be made before it starts. " + NO_LIMIT)]
+    maxDurationMinutes: Annotated[int | None, Describe("Longest booking. " + NO_LIMIT)]
+    cancellationWindowHours: Annotated[
+        int | None, Describe("Hours before the start after which a cancellation is late. Null: never late.")
+    ]
+    lateCancellationFee: Annotated[float | None, Describe("Fee of a late cancellation (before tax). Null: none.")]
+    maxActiveBookingsPerContact: Annotated[int | None, Describe("Active bookings one contact may hold. " + NO_LIMIT)]
+    isDefault: bool
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class DocumentRule(TypedDict):
+    id: int
+    name: str
+    documentType: DocumentType
+    contentItemId: Annotated[int | None, Describe("Always null until content items exist.")]
+    documentUrl: str | None
+    requirement: DocumentRequirement
+    appliesTo: DocumentAppliesTo
+    planIds: list[int]
+    classTypeIds: list[int]
+    eventIds: Annotated[list[int], Describe("Always empty until events exist.")]
+    renewEveryDays: Annotated[int | None, Describe("Days after which the document must be signed again. Null: never.")]
+    isActive: bool
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+def _ids(values) -> list[int]:
+    return sorted(values or ())
+
+
+class BookingPolicyResource(Resource):
+    shape = BookingPolicy
+    model = models.BookingPolicy
+    columns = (
+        "id",
+        "name",
+        "applies_to",
+        "club_id",
+        "area_type_ids",
+        "class_type_ids",
+        "advance_booking_days",
+        "min_advance_minutes",
+        "max_duration_minutes",
+        "cancellation_window_hours",
+        "late_cancellation_fee",
+        "max_active_bookings_per_contact",
+        "is_default",
+        "created_at",
+        "updated_at",
+    )
+
+    def annotate(self, queryset):
+        area_types = models.BookingPolicy.area_types.through.objects
+        class_types = models.BookingPolicy.class_types.through.objects
+        return queryset.annotate(
+            area_type_ids=related_ids(area_types, "bookingpolicy_id", "areatype_id"),
+            class_type_ids=related_ids(class_types, "bookingpolicy_id", "classtype_id"),
+        )
+
+    def present(self, row: dict, ctx: PresentContext) -> BookingPolicy:
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "appliesTo": row["applies_to"],
+            "clubId": row["club_id"],
+            "areaTypeIds": _ids(row["area_type_ids"]),
+            "classTypeIds": _ids(row["class_type_ids"]),
+            "advanceBookingDays": row["advance_booking_days"],
+            "minAdvanceMinutes": row["min_advance_minutes"],
+            "maxDurationMinutes": row["max_duration_minutes"],
+            "cancellationWindowHours": row["cancellation_window_hours"],
+            "lateCancellationFee": money(row["late_cancellation_fee"]),
+            "maxActiveBookingsPerContact": row["max_active_bookings_per_contact"],
+            "isDefault": row["is_default"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class DocumentRuleResource(Resource):
+    shape = DocumentRule
+    model = models.DocumentRule
+    columns = (
+        "id",
+        "name",
+        "document_type",
+        "document_url",
+        "requirement",
+        "applies_to",
+        "plan_ids",
+        "class_type_ids",
+        "renew_every_days",
+        "is_active",
+        "created_at",
+        "updated_at",
+    )
+
+    def annotate(self, queryset):
+        plans = models.DocumentRule.plans.through.objects
+        class_types = models.DocumentRule.class_types.through.objects
+        return queryset.annotate(
+            plan_ids=related_ids(plans, "documentrule_id", "plan_id"),
+            class_type_ids=related_ids(class_types, "documentrule_id", "classtype_id"),
+        )
+
+    def present(self, row: dict, ctx: PresentContext) -> DocumentRule:
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "documentType": row["document_type"],
+            "contentItemId": None,
+            "documentUrl": row["document_url"],
+            "requirement": row["requirement"],
+            "appliesTo": row["applies_to"],
+            "planIds": _ids(row["plan_ids"]),
+            "classTypeIds": _ids(row["class_type_ids"]),
+            "eventIds": [],
+            "renewEveryDays": row["renew_every_days"],
+            "isActive": row["is_active"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+BOOKING_POLICY = BookingPolicyResource()
+DOCUMENT_RULE = DocumentRuleResource()

@@ -1,0 +1,195 @@
+"""Writes of booking policies and document rules. No domain events: API.md §9 lists none for them.
+
+Exactly one default booking policy per `appliesTo` once it has any policy: every write that can move a default
+locks the organization row first (so two concurrent switches run one after the other) and a partial unique
+constraint backs the rule in the database.
+"""
+
+from django.db import transaction
+
+from apps.api.exceptions import Conflict, ValidationFailed
+from apps.organizations.models import Organization
+
+from .choices import DocumentAppliesTo, PolicyAppliesTo
+from .models import BookingPolicy, DocumentRule
+
+COPY_SUFFIX = " (copy)"
+NAME_MAX = BookingPolicy._meta.get_field("name").max_length
+
+# Which id list each `appliesTo` may carry; the others must be empty.
+POLICY_ID_LISTS = {"area_type_ids": PolicyAppliesTo.AREAS, "class_type_ids": PolicyAppliesTo.CLASSES}
+POLICY_ID_FIELDS = {"area_type_ids": "areaTypeIds", "class_type_ids": "classTypeIds"}
+RULE_ID_LISTS = {
+    "plan_ids": DocumentAppliesTo.PLANS,
+    "class_type_ids": DocumentAppliesTo.CLASS_TYPES,
+    "event_ids": DocumentAppliesTo.EVENTS,
+}
+RULE_ID_FIELDS = {"plan_ids": "planIds", "class_type_ids": "classTypeIds", "event_ids": "eventIds"}
+
+
+def _lock_organization(organization_id):
+    Organization.objects.select_for_update().filter(pk=organization_id).first()
+
+
+def _check_id_lists(applies_to, ids: dict, allowed: dict, names: dict):
+    """Each id list belongs to one `appliesTo`: under any other it must be empty (400 naming the field)."""
+    errors = {
+        names[field]: [f"Only allowed with `appliesTo: {allowed[field]}`."]
+        for field, values in ids.items()
+        if values and applies_to != allowed[field]
+    }
+    if errors:
+        raise ValidationFailed(errors)
+
+
+def _policy_ids(policy) -> dict:
+    return {
+        "area_type_ids": list(policy.area_types.values_list("id", flat=True)),
+        "class_type_ids": list(policy.class_types.values_list("id", flat=True)),
+    }
+
+
+def _set_policy_ids(policy, data):
+    if "area_type_ids" in data:
+        policy.area_types.set(data["area_type_ids"])
+    if "class_type_ids" in data:
+        policy.class_types.set(data["class_type_ids"])
+
+
+def _others(policy, applies_to):
+    return BookingPolicy.objects.filter(organization_id=policy.organization_id, applies_to=applies_to).exclude(
+        pk=policy.pk
+    )
+
+
+def _make_default(policy):
+    """`policy` becomes the default of its `appliesTo`; the previous default stops being one (same transaction)."""
+    _others(policy, policy.applies_to).filter(is_default=True).update(is_default=False)
+    policy.is_default = True
+
+
+@transaction.atomic
+def create_booking_policy(organization, data: dict) -> BookingPolicy:
+    data = dict(data)
+    ids = {field: data.pop(field) for field in POLICY_ID_LISTS if field in data}
+    _check_id_lists(data["applies_to"], ids, POLICY_ID_LISTS, POLICY_ID_FIELDS)
+    wants_default = data.pop("is_default", False)
+    _lock_organization(organization.pk)
+    policy = BookingPolicy(organization=organization, **data)
+    if wants_default or not _others(policy, policy.applies_to).exists():
+        _make_default(policy)
+    policy.save()
+    _set_policy_ids(policy, ids)
+    return policy
+
+
+@transaction.atomic
+def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
+    """Partial update. The default stays exactly one per `appliesTo`: `isDefault: false` on the default, or moving
+    the default to another `appliesTo` while others remain, is 409 CONFLICT (make another policy the default)."""
+    data = dict(data)
+    _lock_organization(policy.organization_id)
+    policy = BookingPolicy.objects.select_for_update().get(pk=policy.pk)
+    ids = {field: data.pop(field) for field in POLICY_ID_LISTS if field in data}
+    wants_default = data.pop("is_default", None)
+    previous_applies_to = policy.applies_to
+    for name, value in data.items():
+        setattr(policy, name, value)
+    _check_id_lists(policy.applies_to, {**_policy_ids(policy), **ids}, POLICY_ID_LISTS, POLICY_ID_FIELDS)
+
+    moved = policy.applies_to != previous_applies_to
+    if policy.is_default and wants_default is False and not moved:
+        raise Conflict(
+            "A booking policy cannot stop being the default by itself; make another policy the default instead."
+        )
+    if moved and policy.is_default and _others(policy, previous_applies_to).exists():
+        raise Conflict(
+            f"This policy is the default for `{previous_applies_to}`; make another policy the default there first."
+        )
+    if moved:
+        policy.is_default = False
+        if wants_default or not _others(policy, policy.applies_to).exists():
+            _make_default(policy)
+    elif wants_default:
+        _make_default(policy)
+    policy.save()
+    _set_policy_ids(policy, ids)
+    return policy
+
+
+@transaction.atomic
+def delete_booking_policy(policy: BookingPolicy) -> None:
+    """The default can be deleted only as the last policy of its `appliesTo` (409 CONFLICT otherwise)."""
+    _lock_organization(policy.organization_id)
+    policy = BookingPolicy.objects.select_for_update().filter(pk=policy.pk).first()
+    if policy is None:
+        return
+    if policy.is_default and _others(policy, policy.applies_to).exists():
+        raise Conflict("The default booking policy cannot be deleted; make another policy the default first.")
+    policy.delete()
+
+
+def copy_name(name: str) -> str:
+    """`name` suffixed " (copy)", the name shortened first when the result would exceed 120 characters."""
+    return name[: NAME_MAX - len(COPY_SUFFIX)] + COPY_SUFFIX
+
+
+@transaction.atomic
+def duplicate_booking_policy(policy: BookingPolicy) -> BookingPolicy:
+    """A copy with every field and id list, named "<name> (copy)", never the default."""
+    ids = _policy_ids(policy)
+    copy = BookingPolicy.objects.get(pk=policy.pk)
+    copy.pk = None
+    copy.id = None
+    copy.name = copy_name(policy.name)
+    copy.is_default = False
+    copy.save()
+    _set_policy_ids(copy, ids)
+    return copy
+
+
+def _rule_ids(rule) -> dict:
+    return {
+        "plan_ids": list(rule.plans.values_list("id", flat=True)),
+        "class_type_ids": list(rule.class_types.values_list("id", flat=True)),
+    }
+
+
+def _set_rule_ids(rule, ids):
+    if "plan_ids" in ids:
+        rule.plans.set(ids["plan_ids"])
+    if "class_type_ids" in ids:
+        rule.class_types.set(ids["class_type_ids"])
+
+
+def _split_rule(data: dict) -> tuple[dict, dict]:
+    data = dict(data)
+    data.pop("content_item_id", None)  # only null is accepted (no content items yet): nothing to store
+    ids = {field: data.pop(field) for field in RULE_ID_LISTS if field in data}
+    return data, ids
+
+
+@transaction.atomic
+def create_document_rule(organization, data: dict) -> DocumentRule:
+    data, ids = _split_rule(data)
+    _check_id_lists(data["applies_to"], ids, RULE_ID_LISTS, RULE_ID_FIELDS)
+    rule = DocumentRule.objects.create(organization=organization, **data)
+    _set_rule_ids(rule, ids)
+    return rule
+
+
+@transaction.atomic
+def update_document_rule(rule: DocumentRule, data: dict) -> DocumentRule:
+    rule = DocumentRule.objects.select_for_update().get(pk=rule.pk)
+    data, ids = _split_rule(data)
+    for name, value in data.items():
+        setattr(rule, name, value)
+    _check_id_lists(rule.applies_to, {**_rule_ids(rule), **ids}, RULE_ID_LISTS, RULE_ID_FIELDS)
+    rule.save()
+    _set_rule_ids(rule, ids)
+    return rule
+
+
+@transaction.atomic
+def delete_document_rule(rule: DocumentRule) -> None:
+    rule.delete()
