@@ -627,6 +627,25 @@ def test_pricing_rules_and_quote(c, api, club, area):
     c(api, "delete", PLATFORM + "/pricing-rules/{id}", 204, id=rule["id"])
 
 
+# --- booking policies, document rules ----------------------------------------------------------------------------
+
+
+def test_booking_policies_and_document_rules(c, api, club, area_type):
+    body = {"name": "Courts", "appliesTo": "areas", "clubId": club.id, "areaTypeIds": [area_type.id]}
+    policy = c(api, "post", f"{PLATFORM}/booking-policies", 201, data={**body, "lateCancellationFee": 5})
+    c(api, "get", f"{PLATFORM}/booking-policies", 200)
+    c(api, "get", PLATFORM + "/booking-policies/{id}", 200, id=policy["id"])
+    c(api, "patch", PLATFORM + "/booking-policies/{id}", 200, id=policy["id"], data={"maxDurationMinutes": 90})
+    copy = c(api, "post", PLATFORM + "/booking-policies/{id}/duplicate", 201, id=policy["id"])
+    c(api, "delete", PLATFORM + "/booking-policies/{id}", 204, id=copy["id"])
+    rule = {"name": "Waiver", "documentType": "waiver", "requirement": "sign", "appliesTo": "all_contacts"}
+    rule = c(api, "post", f"{PLATFORM}/document-rules", 201, data={**rule, "documentUrl": "https://x.example/w.pdf"})
+    c(api, "get", f"{PLATFORM}/document-rules", 200)
+    c(api, "get", PLATFORM + "/document-rules/{id}", 200, id=rule["id"])
+    c(api, "patch", PLATFORM + "/document-rules/{id}", 200, id=rule["id"], data={"renewEveryDays": 365})
+    c(api, "delete", PLATFORM + "/document-rules/{id}", 204, id=rule["id"])
+
+
 def test_the_check_catches_drift(document):
     """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
     components = document["components"]["schemas"]
