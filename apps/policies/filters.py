@@ -1,4 +1,4 @@
-"""Query parameters of the booking policy and document rule lists (API.md §5.17)."""
+"""Query parameters of the booking policy and document rule lists."""
 
 from apps.api.filtersets import BooleanFilter, ChoiceListFilter, IntegerFilter, PlatformFilterSet
 

@@ -1,4 +1,4 @@
-"""Writes of booking policies and document rules. No domain events: API.md §9 lists none for them.
+"""Writes of booking policies and document rules. No domain events: the webhook event table lists none for them.
 
 Exactly one default booking policy per `appliesTo` once it has any policy: every write that can move a default
 locks the organization row first (so two concurrent switches run one after the other) and a partial unique
