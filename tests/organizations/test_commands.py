@@ -316,6 +316,7 @@ class TestSeedDemo:
             ("billing", ["classes", "clubs", "contacts", "instructors"]),
             ("products", ["billing", "classes", "clubs", "contacts", "instructors"]),
             ("bookings", ["billing", "classes", "clubs", "contacts", "instructors", "products"]),
+            ("policies", ["billing", "bookings", "classes", "clubs", "contacts", "instructors", "products"]),
         ]
 
     def test_missing_demo_module_is_skipped_but_a_broken_import_is_not(self, monkeypatch):
