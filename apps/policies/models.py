@@ -36,6 +36,8 @@ class BookingPolicy(models.Model):
                 fields=["organization", "applies_to"],
                 condition=Q(is_default=True),
                 name="one_default_booking_policy_per_applies_to",
+                violation_error_message="Another policy is already the default for this kind of booking; "
+                "unset it there first.",
             )
         ]
 

@@ -54,3 +54,14 @@ def test_admin_shows_only_the_staff_members_organization(staff_client, organizat
     assert b"Ours" in page.content and b"Theirs" not in page.content
     rules = staff_client.get("/admin/policies/documentrule/")
     assert rules.status_code == 200 and b"Their waiver" not in rules.content
+
+
+def test_admin_refuses_a_second_default_with_a_form_error(staff_client, organization):
+    BookingPolicy.objects.create(organization=organization, name="Ours", applies_to="areas", is_default=True)
+    response = staff_client.post(
+        "/admin/policies/bookingpolicy/add/",
+        {"organization": organization.id, "name": "Second", "applies_to": "areas", "is_default": "on"},
+    )
+    assert response.status_code == 200
+    assert b"already the default" in response.content
+    assert not BookingPolicy.objects.filter(name="Second").exists()
