@@ -4,11 +4,12 @@ from django.db import models
 
 
 class PolicyAppliesTo(models.TextChoices):
-    """What a booking policy governs; each value has exactly one default policy once it has any."""
+    """What a booking policy governs; each value has exactly one default policy once it has any. The labels differ
+    from `apps.billing.choices.ValidForScope` (same values) so that the OpenAPI document names each enum apart."""
 
-    AREAS = "areas", "Areas"
-    CLASSES = "classes", "Classes"
-    INSTRUCTORS = "instructors", "Instructors"
+    AREAS = "areas", "Area bookings"
+    CLASSES = "classes", "Class bookings"
+    INSTRUCTORS = "instructors", "Instructor bookings"
 
 
 class DocumentType(models.TextChoices):
