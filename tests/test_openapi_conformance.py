@@ -20,6 +20,7 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 from rest_framework.test import APIClient
 
+from apps.billing.models import RevenueAccount
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
 
 PLATFORM = "/v1/platform"
@@ -502,7 +503,8 @@ def test_instructors_types_policies(c, api, contact, club):
 # --- products ---------------------------------------------------------------------------------------------------
 
 
-def test_products_and_categories(c, api, club):
+def test_products_and_categories(c, api, club, organization):
+    account = RevenueAccount.objects.create(organization=organization, name="Shop sales")
     category = c(api, "post", f"{PLATFORM}/product-categories", 201, data={"name": "Drinks", "position": 1})
     c(api, "get", f"{PLATFORM}/product-categories", 200)
     c(api, "get", PLATFORM + "/product-categories/{id}", 200, id=category["id"])
@@ -523,7 +525,7 @@ def test_products_and_categories(c, api, club):
             "trackStock": True,
             "stockQuantity": 3,
             "images": ["https://example.com/w.png"],
-            "revenueAccountId": 7,
+            "revenueAccountId": account.id,
         },
     )
     c(api, "get", f"{PLATFORM}/products", 200, params={"inStock": "true", "locale": "es"})
