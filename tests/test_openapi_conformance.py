@@ -1,4 +1,4 @@
-"""The OpenAPI document describes what the API really returns (API.md §5.22), checked without a network server.
+"""The OpenAPI document describes what the API really returns, checked without a network server.
 
 Real responses from the test client are validated against the response schema the document declares for that
 operation and status, with OAS 3.0 semantics (`nullable`). The check is strict both ways: an object schema with

@@ -1,4 +1,4 @@
-"""Channel integration (API.md §5.5): a partner booking platform syncs its bookings by (externalSource, externalId).
+"""Channel integration: a partner booking platform syncs its bookings by (externalSource, externalId).
 
 Create (area or class), read, cancel and payment reports. Channel-created bookings carry `source: channel`.
 """

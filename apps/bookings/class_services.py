@@ -139,7 +139,7 @@ def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
 
 
 def _seat_payment(organization, occurrence, *, membership, price_before_tax):
-    """(entrance_method, payment_status, payment_amount, price_before_tax) of a new seat (API.md §10.11)."""
+    """(entrance_method, payment_status, payment_amount, price_before_tax) of a new seat."""
     if price_before_tax is None:
         price_before_tax = occurrence.price_before_tax
     if membership is not None:

@@ -1,7 +1,7 @@
 """Booking, player, class booking (roster row), waitlist entry and check-in shapes.
 
 Value rows with the area and contact columns joined; a booking page loads its area bookings' players in one more
-query. Embedded contact e-mails are null unless the caller holds `contacts:read` (API.md §1); event payloads are
+query. Embedded contact e-mails are null unless the caller holds `contacts:read`; event payloads are
 presented with no scopes, so they never carry one.
 """
 

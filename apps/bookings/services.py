@@ -284,7 +284,7 @@ def create_area_booking(
 # --- update / reschedule ------------------------------------------------------------------------------------
 
 AREA_FIELDS = {"area", "start_time", "end_time", "price_before_tax", "sport", "notes", "status"}
-# `status` (pending -> confirmed only) applies to every type: API.md §7 "Booking / Class booking: pending to
+# `status` (pending -> confirmed only) applies to every type: "Booking / Class booking: pending to
 # confirmed (PATCH or payment)".
 CLASS_FIELDS = {"notes", "class_occurrence", "status"}
 EVENT_FIELDS = {"notes", "status"}

@@ -1,4 +1,4 @@
-"""Domain events of classes (API.md §9), written in bulk in the caller's transaction: one query for any number of
+"""Domain events of classes, written in bulk in the caller's transaction: one query for any number of
 occurrences."""
 
 from apps.clubs.models import Area

@@ -1,4 +1,4 @@
-"""Credential lifecycle through HTTP (API.md §2.1-2.4): hashed at rest, 401s, revocation, expiry, last use."""
+"""Credential lifecycle through HTTP: hashed at rest, 401s, revocation, expiry, last use."""
 
 import datetime as dt
 import hashlib

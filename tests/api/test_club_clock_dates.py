@@ -1,4 +1,4 @@
-"""A bare startDate/endDate is a whole day on each row's own club clock (API.md §1), for every club-bound list."""
+"""A bare startDate/endDate is a whole day on each row's own club clock, for every club-bound list."""
 
 import datetime as dt
 

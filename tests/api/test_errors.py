@@ -1,4 +1,4 @@
-"""The error envelope and codes (API.md §3), request ids, routing edge cases."""
+"""The error envelope and codes, request ids, routing edge cases."""
 
 import pytest
 from rest_framework.test import APIClient

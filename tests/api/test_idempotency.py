@@ -1,4 +1,4 @@
-"""Idempotency-Key on POST (API.md §1.1)."""
+"""Idempotency-Key on POST."""
 
 import threading
 import time

@@ -1,4 +1,4 @@
-"""Plan and organization locks (API.md §2.4) and the order of checks (§2.7)."""
+"""Plan and organization locks and the order in which the checks run."""
 
 import pytest
 from rest_framework.test import APIClient

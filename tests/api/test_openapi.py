@@ -1,4 +1,4 @@
-"""The machine-readable description (API.md §5.22)."""
+"""The machine-readable description."""
 
 import pytest
 import yaml
@@ -89,7 +89,7 @@ def test_docs_page_renders(db):
     assert b"/v1/openapi.json" in response.content
 
 
-# --- conformance of the document's form (API.md §1, §5.21, §5.22) ------------------------------------------------
+# --- conformance of the document's form ----------------------------------------------------------------------------
 
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
 VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
@@ -101,7 +101,7 @@ def _singular(segment):
 
 
 def mcp_tool_name(path, method):
-    """API.md §5.21: the path's resource segments in snake_case plus `list|get|create|update|delete|<verb>`."""
+    """MCP tool names: the path's resource segments in snake_case plus `list|get|create|update|delete|<verb>`."""
     parts = path.removeprefix("/v1/platform/").split("/")
     names = [p.replace("-", "_") for p in parts if not p.startswith("{")]
     action = None

@@ -1,4 +1,4 @@
-"""The list page `{data, total, limit, offset}` (API.md §1 List)."""
+"""The list page `{data, total, limit, offset}`."""
 
 import pytest
 from django.db import connection

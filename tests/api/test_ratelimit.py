@@ -1,4 +1,4 @@
-"""Rate limits (API.md §4): headers, 429, special buckets, the multiplier, and sharing across processes."""
+"""Rate limits: headers, 429, special buckets, the multiplier, and sharing across processes."""
 
 import http.client
 import os

@@ -1,4 +1,4 @@
-"""Scope rules (API.md §2.5/§2.6) through real endpoints: /me and test-only probe views."""
+"""Scope rules through real endpoints: /me and test-only probe views."""
 
 import pytest
 

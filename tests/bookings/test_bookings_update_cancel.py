@@ -210,7 +210,7 @@ def test_put_not_offered(api, area, contact, slot):
 def test_pending_class_booking_is_confirmed_by_patch(
     api, organization, club, contact, django_capture_on_commit_callbacks
 ):
-    """API.md §7: Booking / Class booking `pending` to `confirmed` by PATCH (or payment)."""
+    """Booking / Class booking `pending` to `confirmed` by PATCH (or payment)."""
     yoga = make_class(organization, club)
     booking = make_class_booking(yoga, contact, status="pending")
     with django_capture_on_commit_callbacks(execute=True):

@@ -1,4 +1,4 @@
-"""GET and PATCH /v1/platform/organization (API.md §5.1, §6 OrganizationSettings, §10 item 7)."""
+"""GET and PATCH /v1/platform/organization."""
 
 import datetime as dt
 

@@ -1,4 +1,4 @@
-"""Class roster, booking into a class, waitlist and check-ins (API.md §5.3, §5.6). Views stay thin: parse, call a
+"""Class roster, booking into a class, waitlist and check-ins. Views stay thin: parse, call a
 service, present."""
 
 from django.urls import path

@@ -1,4 +1,4 @@
-"""Bookings (any type), area/court booking writes, players, and the channel integration (API.md §5.4, §5.5)."""
+"""Bookings (any type), area/court booking writes, players, and the channel integration."""
 
 import orjson
 from django.http import Http404

@@ -201,7 +201,7 @@ def parse_create_recurrence(raw) -> tuple[dict | None, dict]:
 
 
 def parse_end_move(raw, body: dict, *, scope: str, is_series: bool) -> dict:
-    """The `recurrence` of a PATCH: only the end may move. Raises the API.md §3 codes in order."""
+    """The `recurrence` of a PATCH: only the end may move. Raises its error codes in a fixed order."""
     if scope != EditScope.ALL_FUTURE:
         raise ApiError(
             "Changing `recurrence` requires `scope=all_future`.", code="RECURRENCE_REQUIRES_ALL_FUTURE", status=400
