@@ -10,6 +10,7 @@ declared. Two parts of a list are not plain filters and are declared on the Filt
 - `ordering`: API field names to model fields or expressions, with a default; applied last, ties broken by id.
 """
 
+import copy
 from dataclasses import dataclass
 
 import django_filters
@@ -30,6 +31,10 @@ class _ParsedField(forms.Field):
     def __init__(self, *, parse, **kwargs):
         self.parse = parse
         super().__init__(required=False, **kwargs)
+
+    def __deepcopy__(self, memo):
+        # Forms copy their fields per instance; this one keeps no per-form state (no widget rendering here).
+        return copy.copy(self)
 
     def to_python(self, value):
         try:
@@ -53,6 +58,15 @@ class QueryFilter(django_filters.Filter):
 
     def parse(self, raw):
         return None if raw in (None, "") else raw
+
+    def __deepcopy__(self, memo):
+        """FilterSet copies its declared filters for every request; these hold nothing a request changes but
+        `parent` and `model`, which the FilterSet sets on the copy, so a shallow copy does (a deep copy of the
+        schema and option dicts was most of a list's filtering time)."""
+        clone = copy.copy(self)
+        if self.method is not None:
+            clone.method = self.method  # binds a FilterMethod to the clone, not to the declared filter
+        return clone
 
     @property
     def field(self):
@@ -186,6 +200,17 @@ class PlatformFilterSet(django_filters.FilterSet):
         for name, declared in filters.items():
             declared.parameter_name = name
         return filters
+
+    def get_form_class(self):
+        """The validating form, built once per FilterSet class (django-filter builds a new form class per request)."""
+        cls = type(self)
+        form_class = cls.__dict__.get("_form_class")
+        if form_class is None:
+            # From the declared filters (not this request's copies), so the cached form holds no request.
+            fields = {name: declared.field for name, declared in cls.base_filters.items()}
+            form_class = type(f"{cls.__name__}Form", (self._meta.form,), fields)
+            cls._form_class = form_class
+        return form_class
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
