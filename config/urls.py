@@ -14,6 +14,7 @@ platform_urls = [
     path("", include("apps.classes.api.urls")),
     path("", include("apps.bookings.api.urls")),
     path("", include("apps.products.api.urls")),
+    path("", include("apps.transactions.api.urls")),
     path("", include("apps.billing.api.urls")),
     path("", include("apps.pricing.api.urls")),
     path("", include("apps.policies.api.urls")),

@@ -25,6 +25,7 @@ LAYERS = (
     "occupancy",
     "classes",
     "pricing",
+    "transactions",
     "bookings",
     "policies",
 )

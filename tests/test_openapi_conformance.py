@@ -535,6 +535,41 @@ def test_products_and_categories(c, api, club, organization):
     assert refused["code"] == "CONFLICT"
 
 
+# --- transactions -----------------------------------------------------------------------------------------------
+
+
+def test_transactions_outside_revenue_and_refunds(c, api, club, organization):
+    account = RevenueAccount.objects.create(organization=organization, name="Tournaments")
+    bare = c(api, "post", f"{PLATFORM}/transactions", 201, data={"amount": 20, "description": "Cash box"})
+    assert bare["paymentStatus"] == "paid" and bare["contactId"] is None
+    full = c(
+        api,
+        "post",
+        f"{PLATFORM}/transactions",
+        201,
+        data={
+            "amount": 120.5,
+            "description": "Tournament fees",
+            "occurredAt": "2026-03-01T10:00:00+01:00",
+            "revenueAccountId": account.id,
+            "clubId": club.id,
+            "reference": "BANK-42",
+            "paymentMethod": "bank_transfer",
+        },
+    )
+    c(api, "get", f"{PLATFORM}/transactions", 200, params={"paymentStatus": "paid", "ordering": "amount"})
+    c(api, "get", f"{PLATFORM}/transactions", 200, params={"startDate": "2026-01-01", "type": "external_revenue"})
+    c(api, "get", PLATFORM + "/transactions/{id}", 200, id=full["id"])
+    refund = c(
+        api, "post", PLATFORM + "/transactions/{id}/refund", 201, id=full["id"], data={"amount": 20, "reason": "Rain"}
+    )
+    assert refund["refundOfId"] == full["id"]
+    refused = c(api, "post", PLATFORM + "/transactions/{id}/refund", 409, id=full["id"], data={"amount": 500})
+    assert refused["code"] == "REFUND_EXCEEDS_BALANCE"
+    refused = c(api, "post", PLATFORM + "/transactions/{id}/refund", 409, id=refund["id"], data={"amount": 1})
+    assert refused["code"] == "NOT_EXTERNAL_REVENUE"
+
+
 # --- revenue accounts, plan categories, plans ---------------------------------------------------------------------
 
 

@@ -1,0 +1,72 @@
+"""Input validation for recording outside revenue and refunding it."""
+
+from decimal import Decimal
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from apps.api.fields import BoundedDateTimeField, OrganizationObjectField, StrictCharField, StrictDecimalField
+from apps.billing.models import RevenueAccount
+from apps.clubs.models import Club
+
+MAX_AMOUNT = Decimal("9999999999.999")
+
+
+def amount_field(help_text):
+    return StrictDecimalField(
+        max_digits=13,
+        decimal_places=None,
+        min_value=Decimal("0"),
+        max_value=MAX_AMOUNT,
+        help_text=help_text,
+    )
+
+
+@extend_schema_serializer(component_name="ExternalRevenueCreate")
+class ExternalRevenueCreateSerializer(serializers.Serializer):
+    """POST body: `amount` (> 0) and `description` are required."""
+
+    amount = amount_field("Greater than 0; rounded half-up at the organization's currency precision.")
+    description = StrictCharField(max_length=500)
+    occurredAt = BoundedDateTimeField(source="occurred_at", required=False, help_text="Default now.")
+    revenueAccountId = OrganizationObjectField(
+        model=RevenueAccount,
+        source="revenue_account",
+        required=False,
+        allow_null=True,
+        help_text="Null or omitted: the organization's default sales account now.",
+    )
+    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    reference = StrictCharField(max_length=120, required=False, allow_null=True, allow_blank=True)
+    paymentMethod = StrictCharField(
+        source="payment_method", max_length=40, required=False, allow_null=True, allow_blank=True
+    )
+
+    def validate_revenueAccountId(self, account):
+        if account is not None and not account.is_active:
+            raise serializers.ValidationError("The revenue account is inactive.")
+        return account
+
+    def validate_description(self, value):
+        value = value.strip()
+        if not value:
+            raise serializers.ValidationError("This field may not be blank.")
+        return value
+
+    def validate_reference(self, value):
+        return (value or "").strip() or None
+
+    def validate_paymentMethod(self, value):
+        return (value or "").strip() or None
+
+
+@extend_schema_serializer(component_name="TransactionRefund")
+class TransactionRefundSerializer(serializers.Serializer):
+    """POST body: `amount` (> 0) is required."""
+
+    amount = amount_field("Greater than 0 and at most what is left to refund; rounded like the original.")
+    reason = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
+    occurredAt = BoundedDateTimeField(source="occurred_at", required=False, help_text="Default now.")
+
+    def validate_reason(self, value):
+        return (value or "").strip() or None

@@ -1,0 +1,49 @@
+from django.db import models
+
+from .choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
+
+
+class Transaction(models.Model):
+    """What a payer owes for one thing (a "charge" in the admin apps), revenue collected outside the service, or a
+    refund of it. Money is stored at the organization's currency precision (3 decimal places hold KWD)."""
+
+    organization = models.ForeignKey(
+        "organizations.Organization", on_delete=models.CASCADE, related_name="transactions"
+    )
+    type = models.CharField(max_length=20, choices=TransactionType.choices)
+    source_type = models.CharField(max_length=12, choices=TransactionSourceType.choices)
+    description = models.CharField(max_length=500)
+    contact = models.ForeignKey("contacts.Contact", null=True, blank=True, on_delete=models.SET_NULL)
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL)
+    booking = models.ForeignKey("bookings.Booking", null=True, blank=True, on_delete=models.SET_NULL)
+    membership = models.ForeignKey("billing.Membership", null=True, blank=True, on_delete=models.SET_NULL)
+    product = models.ForeignKey("products.Product", null=True, blank=True, on_delete=models.SET_NULL)
+    revenue_account = models.ForeignKey("billing.RevenueAccount", null=True, blank=True, on_delete=models.PROTECT)
+    refund_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="refunds")
+    amount = models.DecimalField(max_digits=13, decimal_places=3)
+    tax_amount = models.DecimalField(max_digits=13, decimal_places=3, default=0)
+    paid_amount = models.DecimalField(max_digits=13, decimal_places=3, default=0)
+    refunded_amount = models.DecimalField(max_digits=13, decimal_places=3, default=0)
+    payment_status = models.CharField(
+        max_length=20, choices=TransactionPaymentStatus.choices, default=TransactionPaymentStatus.UNPAID
+    )
+    payment_method = models.CharField(max_length=40, null=True, blank=True)
+    reference = models.CharField(max_length=120, null=True, blank=True)
+    occurred_at = models.DateTimeField()
+    paid_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["organization", "-created_at"], name="transaction_org_created")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gte=0), name="transaction_amount_not_negative"),
+            models.CheckConstraint(
+                condition=models.Q(refunded_amount__gte=0, refunded_amount__lte=models.F("amount")),
+                name="transaction_refunds_within_amount",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_type_display()} #{self.pk}: {self.description}"

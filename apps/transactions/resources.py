@@ -1,0 +1,106 @@
+"""The Transaction shape. A page is one query: the contact's name and e-mail are joined columns."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, PresentContext, Resource
+
+from . import models
+from .choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
+
+
+class Transaction(TypedDict):
+    id: int
+    type: TransactionType
+    sourceType: TransactionSourceType
+    description: str
+    contactId: int | None
+    contactName: str | None
+    contactEmail: Annotated[str | None, Describe("Null unless the credential holds contacts:read.")]
+    clubId: int | None
+    bookingId: int | None
+    membershipId: int | None
+    productId: int | None
+    invoiceId: Annotated[int | None, Describe("The invoice listing this transaction; null while none does.")]
+    revenueAccountId: int | None
+    refundOfId: Annotated[int | None, Describe("On a `refund`: the outside revenue it refunds.")]
+    amount: float
+    taxAmount: float
+    paidAmount: float
+    refundedAmount: float
+    paymentStatus: TransactionPaymentStatus
+    paymentMethod: str | None
+    reference: str | None
+    occurredAt: dt.datetime
+    paidAt: dt.datetime | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class TransactionResource(Resource):
+    shape = Transaction
+    model = models.Transaction
+    columns = (
+        "id",
+        "type",
+        "source_type",
+        "description",
+        "contact_id",
+        "contact__first_name",
+        "contact__last_name",
+        "contact__email",
+        "club_id",
+        "booking_id",
+        "membership_id",
+        "product_id",
+        "revenue_account_id",
+        "refund_of_id",
+        "amount",
+        "tax_amount",
+        "paid_amount",
+        "refunded_amount",
+        "payment_status",
+        "payment_method",
+        "reference",
+        "occurred_at",
+        "paid_at",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> Transaction:
+        has_contact = row["contact_id"] is not None
+        name = None
+        if has_contact:
+            name = " ".join(part for part in (row["contact__first_name"], row["contact__last_name"]) if part)
+        return {
+            "id": row["id"],
+            "type": row["type"],
+            "sourceType": row["source_type"],
+            "description": row["description"],
+            "contactId": row["contact_id"],
+            "contactName": name,
+            "contactEmail": row["contact__email"] if has_contact and ctx.allows("contacts:read") else None,
+            "clubId": row["club_id"],
+            "bookingId": row["booking_id"],
+            "membershipId": row["membership_id"],
+            "productId": row["product_id"],
+            "invoiceId": None,
+            "revenueAccountId": row["revenue_account_id"],
+            "refundOfId": row["refund_of_id"],
+            "amount": money(row["amount"]),
+            "taxAmount": money(row["tax_amount"]),
+            "paidAmount": money(row["paid_amount"]),
+            "refundedAmount": money(row["refunded_amount"]),
+            "paymentStatus": row["payment_status"],
+            "paymentMethod": row["payment_method"],
+            "reference": row["reference"],
+            "occurredAt": row["occurred_at"],
+            "paidAt": row["paid_at"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+TRANSACTION = TransactionResource()
