@@ -21,6 +21,7 @@ from apps.classes.models import ClassOccurrence
 from apps.domain_events.services import emit
 from apps.notifications.services import notify_contacts
 from apps.occupancy.queries import active_class_bookings, booked_count
+from apps.transactions.booking_charges import record_booking_charge
 
 from . import events
 from .choices import (
@@ -216,6 +217,7 @@ def book_into_class(
             booking = apply_payment_report(booking, emit_event=False, **payment)
         booking.class_occurrence = occ
         emit(organization, "booking.created", events.booking_event_data(booking.pk))
+        record_booking_charge(organization, booking, f"Class: {occ.name}")
         settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
         if notify_customer and contact is not None:
             local = timezone.localtime(occ.start_time, _club_tz(occ))

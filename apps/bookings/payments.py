@@ -5,6 +5,8 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from apps.transactions.booking_charges import mirror_booking_payment
+
 from .choices import BookingStatus, PaymentStatus
 from .events import emit_booking
 from .models import Booking
@@ -53,6 +55,7 @@ def apply_payment_report(
             changed.append("status")
         if changed:
             booking.save()
+            mirror_booking_payment(booking)
             if emit_event:
                 emit_booking(booking, "booking.updated", changed)
     return booking

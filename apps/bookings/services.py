@@ -20,6 +20,7 @@ from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
 from apps.pricing.services import area_booking_price
+from apps.transactions.booking_charges import record_booking_charge
 
 from .choices import (
     OPEN_BOOKING_STATUSES,
@@ -271,9 +272,9 @@ def create_area_booking(
         _set_price(booking, organization, price_before_tax)
         _save_area_booking(booking)
         _add_players(booking, contact, players, max_players, match_player_emails)
-        if payment:
-            apply_payment_report(booking, emit_event=False, **payment)
+        reported = apply_payment_report(booking, emit_event=False, **payment) if payment else booking
         emit_booking(booking, "booking.created")
+        record_booking_charge(organization, reported, f"Booking of {area.name}")
         emit_availability_changed(organization.pk, area, start_time, end_time)
         if notify_customer:
             booking.area, booking.club = area, area.club

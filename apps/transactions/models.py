@@ -39,9 +39,11 @@ class Transaction(models.Model):
         indexes = [models.Index(fields=["organization", "-created_at"], name="transaction_org_created")]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gte=0), name="transaction_amount_not_negative"),
+            # Outside revenue's refunds stay within its amount (the refund service checks under a row lock); a
+            # booking's charge mirrors the partner's reported totals as they are.
             models.CheckConstraint(
-                condition=models.Q(refunded_amount__gte=0, refunded_amount__lte=models.F("amount")),
-                name="transaction_refunds_within_amount",
+                condition=models.Q(paid_amount__gte=0, refunded_amount__gte=0),
+                name="transaction_paid_and_refunded_not_negative",
             ),
         ]
 

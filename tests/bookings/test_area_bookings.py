@@ -101,7 +101,8 @@ def test_create_area_booking_full_shape(
         "updatedAt": data["updatedAt"],
     }
     events = {e.type: e for e in DomainEvent.objects.all()}
-    assert set(events) == {"booking.created", "availability.changed"}
+    # A priced booking carries its charge (a transaction created in the same database transaction).
+    assert set(events) == {"booking.created", "availability.changed", "transaction.created"}
     assert events["booking.created"].data["id"] == booking.id
     assert events["booking.created"].data["contactEmail"] is None  # events render without contacts:read
     assert events["booking.created"].data["players"][1]["email"] is None

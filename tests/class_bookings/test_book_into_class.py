@@ -176,7 +176,7 @@ def test_a_refused_class_booking_emits_nothing(api, organization, club, contact,
         assert api.post(url, {"contactId": first.id}, format="json").status_code == 201
         response = api.post(url, {"contactId": contact.id}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "CLASS_FULL"
-    assert list(DomainEvent.objects.values_list("type", flat=True)) == ["booking.created"]
+    assert list(DomainEvent.objects.values_list("type", flat=True)) == ["booking.created", "transaction.created"]
 
 
 def test_class_cancelled(api, yoga, contact):

@@ -1,0 +1,103 @@
+"""The charge of a priced booking: created in the booking's own transaction, and the partner's payment reports
+mirrored on it. Called by the bookings services (this app sits below bookings and never imports them).
+
+Nothing is charged to anyone: the charge records what the booking costs and what the partner reports collected.
+"""
+
+from decimal import Decimal
+
+from django.utils import timezone
+
+from apps.billing.revenue_accounts import default_account
+from apps.domain_events.services import emit
+from apps.pricing.quote import currency_exponent, round_money
+
+from .choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
+from .models import Transaction
+from .services import payload
+
+ZERO = Decimal("0")
+MIRRORED_FIELDS = ("paid_amount", "refunded_amount", "payment_status", "reference", "paid_at")
+API_NAMES = {
+    "paid_amount": "paidAmount",
+    "refunded_amount": "refundedAmount",
+    "payment_status": "paymentStatus",
+    "reference": "reference",
+    "paid_at": "paidAt",
+}
+
+
+def charge_status(amount, paid, refunded) -> str:
+    """The charge's payment status from the booking's totals (refunds first, then what was paid)."""
+    paid, refunded = paid or ZERO, refunded or ZERO
+    if refunded > 0:
+        return TransactionPaymentStatus.REFUNDED if refunded >= paid else TransactionPaymentStatus.PARTIALLY_REFUNDED
+    if paid >= amount:
+        return TransactionPaymentStatus.PAID
+    if paid > 0:
+        return TransactionPaymentStatus.PARTIALLY_PAID
+    return TransactionPaymentStatus.UNPAID
+
+
+def _mirror(charge: Transaction, booking) -> None:
+    charge.paid_amount = booking.paid_amount or ZERO
+    charge.refunded_amount = booking.refunded_amount or ZERO
+    charge.payment_status = charge_status(charge.amount, charge.paid_amount, charge.refunded_amount)
+    charge.reference = booking.payment_reference
+    charge.paid_at = booking.paid_at
+
+
+def record_booking_charge(organization, booking, description: str) -> Transaction | None:
+    """The charge of `booking` (its tax-inclusive `payment_amount`, the default sales account now), with the
+    payment totals it already has; none when the booking costs nothing. Run inside the booking's transaction."""
+    if not booking.payment_amount or booking.payment_amount <= 0:
+        return None
+    exponent = currency_exponent(organization.currency)
+    amount = round_money(Decimal(booking.payment_amount), exponent)
+    tax = ZERO
+    if booking.price_before_tax is not None:
+        tax = max(ZERO, amount - round_money(Decimal(booking.price_before_tax), exponent))
+    account = default_account(organization)
+    charge = Transaction(
+        organization=organization,
+        type=TransactionType.CHARGE,
+        source_type=TransactionSourceType.BOOKING,
+        description=description[:500],
+        contact_id=booking.contact_id,
+        club_id=booking.club_id,
+        booking_id=booking.pk,
+        membership_id=booking.membership_id,
+        revenue_account_id=getattr(account, "pk", None),
+        amount=amount,
+        tax_amount=tax,
+        occurred_at=timezone.now(),
+    )
+    _mirror(charge, booking)
+    charge.save(force_insert=True)
+    emit(organization, "transaction.created", lambda: payload(organization, charge.pk))
+    return charge
+
+
+def mirror_booking_payment(booking) -> None:
+    """Copy the booking's payment totals to its charge (row-locked) and emit `transaction.updated` when they
+    changed. Run inside the booking's transaction, after the booking is saved."""
+    charge = (
+        Transaction.objects.select_for_update()
+        .filter(booking_id=booking.pk, type=TransactionType.CHARGE)
+        .order_by("id")
+        .first()
+    )
+    if charge is None:
+        return
+    before = {name: getattr(charge, name) for name in MIRRORED_FIELDS}
+    _mirror(charge, booking)
+    changed = [name for name in MIRRORED_FIELDS if getattr(charge, name) != before[name]]
+    if not changed:
+        return
+    charge.save(update_fields=[*changed, "updated_at"])
+    emit(
+        charge.organization_id,
+        "transaction.updated",
+        lambda: payload(charge.organization_id, charge.pk),
+        [API_NAMES[name] for name in changed],
+    )
