@@ -20,7 +20,7 @@ from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
 from apps.pricing.services import area_booking_price
-from apps.transactions.booking_charges import record_booking_charge
+from apps.transactions.booking_charges import record_booking_charge, void_booking_charge
 
 from .choices import (
     OPEN_BOOKING_STATUSES,
@@ -403,6 +403,7 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
         if booking.type == BookingType.CLASS:
             release_seat(booking)
         emit_booking(booking, "booking.cancelled")
+        void_booking_charge(booking)
         if booking.type == BookingType.AREA and booking.area_id:
             emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
         if notify_customer:

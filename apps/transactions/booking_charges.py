@@ -42,7 +42,9 @@ def charge_status(amount, paid, refunded) -> str:
 def _mirror(charge: Transaction, booking) -> None:
     charge.paid_amount = booking.paid_amount or ZERO
     charge.refunded_amount = booking.refunded_amount or ZERO
-    charge.payment_status = charge_status(charge.amount, charge.paid_amount, charge.refunded_amount)
+    nothing_collected = charge.paid_amount == 0 and charge.refunded_amount == 0
+    if not (charge.payment_status == TransactionPaymentStatus.VOID and nothing_collected):
+        charge.payment_status = charge_status(charge.amount, charge.paid_amount, charge.refunded_amount)
     charge.reference = booking.payment_reference
     charge.paid_at = booking.paid_at
 
@@ -78,19 +80,16 @@ def record_booking_charge(organization, booking, description: str) -> Transactio
     return charge
 
 
-def mirror_booking_payment(booking) -> None:
-    """Copy the booking's payment totals to its charge (row-locked) and emit `transaction.updated` when they
-    changed. Run inside the booking's transaction, after the booking is saved."""
-    charge = (
+def _locked_charge(booking) -> Transaction | None:
+    return (
         Transaction.objects.select_for_update()
         .filter(booking_id=booking.pk, type=TransactionType.CHARGE)
         .order_by("id")
         .first()
     )
-    if charge is None:
-        return
-    before = {name: getattr(charge, name) for name in MIRRORED_FIELDS}
-    _mirror(charge, booking)
+
+
+def _save_changes(charge: Transaction, before: dict) -> None:
     changed = [name for name in MIRRORED_FIELDS if getattr(charge, name) != before[name]]
     if not changed:
         return
@@ -101,3 +100,25 @@ def mirror_booking_payment(booking) -> None:
         lambda: payload(charge.organization_id, charge.pk),
         [API_NAMES[name] for name in changed],
     )
+
+
+def void_booking_charge(booking) -> None:
+    """A cancelled booking's charge becomes `void` when nothing was collected on it (what was paid stays, for the
+    partner's refund report to settle). Run inside the cancellation's transaction."""
+    charge = _locked_charge(booking)
+    if charge is None or charge.paid_amount != 0 or charge.refunded_amount != 0:
+        return
+    before = {name: getattr(charge, name) for name in MIRRORED_FIELDS}
+    charge.payment_status = TransactionPaymentStatus.VOID
+    _save_changes(charge, before)
+
+
+def mirror_booking_payment(booking) -> None:
+    """Copy the booking's payment totals to its charge (row-locked) and emit `transaction.updated` when they
+    changed. Run inside the booking's transaction, after the booking is saved."""
+    charge = _locked_charge(booking)
+    if charge is None:
+        return
+    before = {name: getattr(charge, name) for name in MIRRORED_FIELDS}
+    _mirror(charge, booking)
+    _save_changes(charge, before)

@@ -252,7 +252,12 @@ def test_cancel_area_booking(api, area, contact, slot, django_capture_on_commit_
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "cancelled" and body["cancellationReason"] == "rain" and body["cancelledAt"]
-    assert sorted(DomainEvent.objects.values_list("type", flat=True)) == ["availability.changed", "booking.cancelled"]
+    # The unpaid charge of the booking is voided with it.
+    assert sorted(DomainEvent.objects.values_list("type", flat=True)) == [
+        "availability.changed",
+        "booking.cancelled",
+        "transaction.updated",
+    ]
     assert [m.to for m in mailoutbox] == [["ana@example.com"]]
     again = api.post(f"{URL}/{booking['id']}/cancel")
     assert again.status_code == 409 and again.json()["details"] == {"currentStatus": "cancelled"}

@@ -137,3 +137,22 @@ def test_a_charge_is_not_outside_revenue(api, area, contact, slot):
     charge = Transaction.objects.get()
     response = api.post(f"/v1/platform/transactions/{charge.id}/refund", {"amount": 1}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "NOT_EXTERNAL_REVENUE"
+
+
+def test_cancelling_voids_an_unpaid_charge_and_keeps_a_paid_one(api, area, contact, slot):
+    first = api.post(BOOKINGS, _area_body(area, slot, contactId=contact.id), format="json").json()
+    assert api.post(f"{BOOKINGS}/{first['id']}/cancel", {}, format="json").status_code == 200
+    charge = Transaction.objects.get(booking_id=first["id"])
+    assert charge.payment_status == "void"
+    event = DomainEvent.objects.get(type="transaction.updated")
+    assert (event.changed_fields, event.data["paymentStatus"]) == (["paymentStatus"], "void")
+
+    paid = {"paidAmount": 24.2, "reference": "pay_1"}
+    assert api.post(CHANNEL, _channel_body(area, slot, payment=paid), format="json").status_code == 201
+    assert api.post(f"{CHANNEL}/playtomic/PT-1/cancel", {}, format="json").status_code == 200
+    charge = Transaction.objects.get(booking__external_id="PT-1")
+    assert charge.payment_status == "paid"
+    report = {"payment": {**paid, "refundedAmount": 24.2}}
+    assert api.post(f"{CHANNEL}/playtomic/PT-1/payment", report, format="json").status_code == 200
+    charge.refresh_from_db()
+    assert charge.payment_status == "refunded"
