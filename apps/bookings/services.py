@@ -20,7 +20,7 @@ from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
 from apps.pricing.services import area_booking_price
-from apps.transactions.booking_charges import record_booking_charge, void_booking_charge
+from apps.transactions.booking_charges import record_booking_charge, reprice_booking_charge, void_booking_charge
 
 from .choices import (
     OPEN_BOOKING_STATUSES,
@@ -370,6 +370,8 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
             else:
                 booking.save()
             emit_booking(booking, "booking.updated", changed)
+            if booking.type == BookingType.AREA and {"priceBeforeTax", "areaId"} & set(changed):
+                reprice_booking_charge(booking.organization, booking, f"Booking of {booking.area.name}")
         if moved:
             emit_availability_changed(booking.organization_id, moved[0], moved[1], moved[2])
             emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)

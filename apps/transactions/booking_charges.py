@@ -17,8 +17,22 @@ from .models import Transaction
 from .services import payload
 
 ZERO = Decimal("0")
-MIRRORED_FIELDS = ("paid_amount", "refunded_amount", "payment_status", "reference", "paid_at")
+MIRRORED_FIELDS = (
+    "amount",
+    "tax_amount",
+    "club_id",
+    "description",
+    "paid_amount",
+    "refunded_amount",
+    "payment_status",
+    "reference",
+    "paid_at",
+)
 API_NAMES = {
+    "amount": "amount",
+    "tax_amount": "taxAmount",
+    "club_id": "clubId",
+    "description": "description",
     "paid_amount": "paidAmount",
     "refunded_amount": "refundedAmount",
     "payment_status": "paymentStatus",
@@ -49,16 +63,22 @@ def _mirror(charge: Transaction, booking) -> None:
     charge.paid_at = booking.paid_at
 
 
+def _amounts(organization, booking) -> tuple[Decimal, Decimal]:
+    """(amount, tax) of the booking's charge at the organization's currency precision."""
+    exponent = currency_exponent(organization.currency)
+    amount = round_money(Decimal(booking.payment_amount or 0), exponent)
+    tax = ZERO
+    if booking.price_before_tax is not None and amount > 0:
+        tax = max(ZERO, amount - round_money(Decimal(booking.price_before_tax), exponent))
+    return amount, tax
+
+
 def record_booking_charge(organization, booking, description: str) -> Transaction | None:
     """The charge of `booking` (its tax-inclusive `payment_amount`, the default sales account now), with the
     payment totals it already has; none when the booking costs nothing. Run inside the booking's transaction."""
     if not booking.payment_amount or booking.payment_amount <= 0:
         return None
-    exponent = currency_exponent(organization.currency)
-    amount = round_money(Decimal(booking.payment_amount), exponent)
-    tax = ZERO
-    if booking.price_before_tax is not None:
-        tax = max(ZERO, amount - round_money(Decimal(booking.price_before_tax), exponent))
+    amount, tax = _amounts(organization, booking)
     account = default_account(organization)
     charge = Transaction(
         organization=organization,
@@ -110,6 +130,25 @@ def void_booking_charge(booking) -> None:
         return
     before = {name: getattr(charge, name) for name in MIRRORED_FIELDS}
     charge.payment_status = TransactionPaymentStatus.VOID
+    _save_changes(charge, before)
+
+
+def reprice_booking_charge(organization, booking, description: str) -> None:
+    """After a booking's price or area changed: its charge follows (amount, tax, club, description; `void` when it
+    became free with nothing collected), or is created when a free booking became priced."""
+    charge = _locked_charge(booking)
+    if charge is None:
+        record_booking_charge(organization, booking, description)
+        return
+    before = {name: getattr(charge, name) for name in MIRRORED_FIELDS}
+    charge.amount, charge.tax_amount = _amounts(organization, booking)
+    charge.club_id = booking.club_id
+    charge.description = description[:500]
+    if charge.payment_status == TransactionPaymentStatus.VOID and charge.amount > 0:
+        charge.payment_status = TransactionPaymentStatus.UNPAID  # priced again: recomputed below
+    _mirror(charge, booking)
+    if charge.amount == 0 and charge.paid_amount == 0 and charge.refunded_amount == 0:
+        charge.payment_status = TransactionPaymentStatus.VOID
     _save_changes(charge, before)
 
 

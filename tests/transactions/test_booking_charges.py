@@ -11,6 +11,7 @@ from apps.billing.models import RevenueAccount
 from apps.bookings.models import Booking
 from apps.domain_events.models import DomainEvent
 from apps.transactions.models import Transaction
+from tests.bookings.factories import area_for
 from tests.class_bookings.factories import make_class, make_membership
 
 BOOKINGS = "/v1/platform/bookings"
@@ -156,3 +157,37 @@ def test_cancelling_voids_an_unpaid_charge_and_keeps_a_paid_one(api, area, conta
     assert api.post(f"{CHANNEL}/playtomic/PT-1/payment", report, format="json").status_code == 200
     charge.refresh_from_db()
     assert charge.payment_status == "refunded"
+
+
+def test_a_price_change_is_followed_by_the_charge(api, area, contact, slot):
+    free = api.post(BOOKINGS, _area_body(area, slot, contactId=contact.id, priceBeforeTax=0), format="json").json()
+    assert not Transaction.objects.exists()
+    path = f"{BOOKINGS}/{free['id']}"
+    assert api.patch(path, {"priceBeforeTax": 10}, format="json").status_code == 200
+    charge = Transaction.objects.get(booking_id=free["id"])
+    assert (charge.amount, charge.tax_amount, charge.payment_status) == (Decimal("12.1"), Decimal("2.1"), "unpaid")
+    assert DomainEvent.objects.filter(type="transaction.created").count() == 1
+
+    assert api.patch(path, {"priceBeforeTax": 20}, format="json").status_code == 200
+    charge.refresh_from_db()
+    assert (charge.amount, charge.tax_amount, charge.payment_status) == (Decimal("24.2"), Decimal("4.2"), "unpaid")
+    updated = DomainEvent.objects.get(type="transaction.updated")
+    assert updated.changed_fields == ["amount", "taxAmount"] and updated.data["amount"] == 24.2
+
+    assert api.patch(path, {"priceBeforeTax": 0}, format="json").status_code == 200
+    charge.refresh_from_db()
+    assert (charge.amount, charge.payment_status) == (0, "void")
+    assert api.patch(path, {"priceBeforeTax": 5}, format="json").status_code == 200
+    charge.refresh_from_db()
+    assert (charge.amount, charge.payment_status) == (Decimal("6.05"), "unpaid")
+    assert Transaction.objects.filter(booking_id=free["id"]).count() == 1
+    assert api.patch(path, {"notes": "racket"}, format="json").status_code == 200
+    assert DomainEvent.objects.filter(type="transaction.updated").count() == 3
+
+
+def test_moving_to_another_area_renames_the_charge(api, organization, area, contact, slot):
+    other = area_for(organization, name="Court 9")
+    booking = api.post(BOOKINGS, _area_body(area, slot, contactId=contact.id), format="json").json()
+    assert api.patch(f"{BOOKINGS}/{booking['id']}", {"areaId": other.id}, format="json").status_code == 200
+    charge = Transaction.objects.get(booking_id=booking["id"])
+    assert (charge.description, charge.club_id, charge.amount) == ("Booking of Court 9", other.club_id, Decimal("24.2"))
