@@ -2,7 +2,7 @@
 service, present."""
 
 from django.urls import path
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
@@ -49,6 +49,16 @@ class ClassPathMixin:
         return occurrence
 
 
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="class_bookings_list",
+        summary="Class roster",
+        description="One row per person, every status, ordered by `createdAt` then `id`. A cancelled class keeps its "
+        "roster. `contactEmail` is null unless the credential also holds `contacts:read`.",
+        responses={200: CLASS_BOOKING.serializer},
+        tags=["class bookings"],
+    ),
+)
 class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     """The roster of a class occurrence and booking a customer into it."""
 
@@ -63,17 +73,6 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
 
     def get_queryset(self):
         return super().get_queryset().filter(class_occurrence=self.get_occurrence())
-
-    @extend_schema(
-        operation_id="class_bookings_list",
-        summary="Class roster",
-        description="One row per person, every status, ordered by `createdAt` then `id`. A cancelled class keeps its "
-        "roster. `contactEmail` is null unless the credential also holds `contacts:read`.",
-        responses={200: CLASS_BOOKING.serializer},
-        tags=["class bookings"],
-    )
-    def list(self, request, id):
-        return super().list(request)
 
     @extend_schema(
         operation_id="class_bookings_create",
@@ -102,6 +101,15 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
 
 
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="class_waitlist_list",
+        summary="Class waitlist",
+        description="Entries ordered by `position`.",
+        responses={200: WAITLIST_ENTRY.serializer},
+        tags=["class bookings"],
+    ),
+)
 class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     """The waitlist of a class occurrence: list, join, promote, remove."""
 
@@ -129,16 +137,6 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         if entry is None:
             raise NotFound()
         return entry
-
-    @extend_schema(
-        operation_id="class_waitlist_list",
-        summary="Class waitlist",
-        description="Entries ordered by `position`.",
-        responses={200: WAITLIST_ENTRY.serializer},
-        tags=["class bookings"],
-    )
-    def list(self, request, id):
-        return super().list(request)
 
     @extend_schema(
         operation_id="class_waitlist_create",
@@ -192,6 +190,19 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         return Response(status=204)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="checkins_list",
+        summary="List check-ins",
+        description="Default ordering `-checkedInAt`. `startDate`/`endDate` (inclusive) filter `checkedInAt`; a bare "
+        "date is a whole day on the club's clock (the `clubId`/`classId` filter's club, else the organization's).",
+        responses={200: CHECK_IN.serializer},
+        tags=["checkins"],
+    ),
+    retrieve=extend_schema(
+        operation_id="checkins_get", summary="Get a check-in", responses={200: CHECK_IN.serializer}, tags=["checkins"]
+    ),
+)
 class CheckInViewSet(ResourceViewSet):
     """Check-ins: of a booking, or a walk-in on a membership. No updates and no undo."""
 
@@ -199,23 +210,6 @@ class CheckInViewSet(ResourceViewSet):
     resource = CHECK_IN
     filterset_class = CheckInFilterSet
     required_scopes = {"list": "checkins:read", "retrieve": "checkins:read", "create": "checkins:write"}
-
-    @extend_schema(
-        operation_id="checkins_list",
-        summary="List check-ins",
-        description="Default ordering `-checkedInAt`. `startDate`/`endDate` (inclusive) filter `checkedInAt`; a bare "
-        "date is a whole day on the club's clock (the `clubId`/`classId` filter's club, else the organization's).",
-        responses={200: CHECK_IN.serializer},
-        tags=["checkins"],
-    )
-    def list(self, request):
-        return super().list(request)
-
-    @extend_schema(
-        operation_id="checkins_get", summary="Get a check-in", responses={200: CHECK_IN.serializer}, tags=["checkins"]
-    )
-    def retrieve(self, request, pk=None):
-        return super().retrieve(request, pk=pk)
 
     @extend_schema(
         operation_id="checkins_create",
