@@ -23,10 +23,6 @@ def in_range(value: dt.datetime) -> bool:
         return False
 
 
-def parse_bool(params, name):
-    return bool_value(name, params.get(name))
-
-
 def bool_value(name, raw):
     if raw in (None, ""):
         return None
@@ -51,12 +47,8 @@ def int_value(name, raw):
     return value
 
 
-def parse_enum_list(params, name, allowed) -> list[str] | None:
-    """`status=confirmed,pending` as a list, each value checked against `allowed`."""
-    return enum_list_value(name, params.get(name), allowed)
-
-
 def enum_list_value(name, raw, allowed) -> list[str] | None:
+    """`status=confirmed,pending` as a list, each value checked against `allowed`."""
     if raw in (None, ""):
         return None
     values = [v.strip() for v in raw.split(",") if v.strip()]
