@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "apps.billing",
     "apps.products",
     "apps.transactions",
+    "apps.invoices",
     "apps.bookings",
     "apps.policies",
     "apps.notifications",

@@ -26,6 +26,7 @@ LAYERS = (
     "classes",
     "pricing",
     "transactions",
+    "invoices",
     "bookings",
     "policies",
 )

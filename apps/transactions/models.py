@@ -19,6 +19,10 @@ class Transaction(models.Model):
     membership = models.ForeignKey("billing.Membership", null=True, blank=True, on_delete=models.SET_NULL)
     product = models.ForeignKey("products.Product", null=True, blank=True, on_delete=models.SET_NULL)
     revenue_account = models.ForeignKey("billing.RevenueAccount", null=True, blank=True, on_delete=models.PROTECT)
+    # The invoice listing this transaction (set when `apps.invoices` issues one).
+    invoice = models.ForeignKey(
+        "invoices.Invoice", null=True, blank=True, on_delete=models.SET_NULL, related_name="transactions"
+    )
     refund_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="refunds")
     amount = models.DecimalField(max_digits=13, decimal_places=3)
     tax_amount = models.DecimalField(max_digits=13, decimal_places=3, default=0)

@@ -1,0 +1,115 @@
+"""The Invoice shape. A page of invoices is two queries: the invoices (contact joined) and all their lines."""
+
+import datetime as dt
+from collections import defaultdict
+from typing import Annotated, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, PresentContext, Resource
+
+from . import models
+from .choices import InvoiceStatus
+from .links import pdf_url
+
+
+class InvoiceLine(TypedDict):
+    description: str
+    quantity: int
+    unitPrice: Annotated[float, Describe("Before tax.")]
+    amount: Annotated[float, Describe("`quantity` × `unitPrice`, before tax.")]
+    transactionId: int | None
+
+
+class Invoice(TypedDict):
+    id: int
+    number: Annotated[str, Describe("Per organization, without gaps (INV-000001, INV-000002, ...).")]
+    status: InvoiceStatus
+    contactId: int | None
+    contactName: str | None
+    contactEmail: Annotated[str | None, Describe("Null unless the credential holds contacts:read.")]
+    clubId: int | None
+    issueDate: dt.date
+    dueDate: dt.date
+    subtotal: float
+    tax: float
+    total: float
+    amountPaid: float
+    amountDue: float
+    lines: list[InvoiceLine]
+    pdfUrl: Annotated[
+        str, Describe("Signed link to the PDF; needs no credential; expires 7 days after this read.")
+    ]
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class InvoiceResource(Resource):
+    shape = Invoice
+    model = models.Invoice
+    columns = (
+        "id",
+        "organization_id",
+        "number",
+        "status",
+        "contact_id",
+        "contact__first_name",
+        "contact__last_name",
+        "contact__email",
+        "club_id",
+        "issue_date",
+        "due_date",
+        "subtotal",
+        "tax",
+        "total",
+        "amount_paid",
+        "created_at",
+        "updated_at",
+    )
+
+    def load(self, rows: list[dict], ctx: PresentContext) -> None:
+        lines = defaultdict(list)
+        ids = [row["id"] for row in rows]
+        if ids:
+            for line in models.InvoiceLine.objects.filter(invoice_id__in=ids).values(
+                "invoice_id", "description", "quantity", "unit_price", "amount", "transaction_id"
+            ):
+                lines[line["invoice_id"]].append(
+                    {
+                        "description": line["description"],
+                        "quantity": line["quantity"],
+                        "unitPrice": money(line["unit_price"]),
+                        "amount": money(line["amount"]),
+                        "transactionId": line["transaction_id"],
+                    }
+                )
+        for row in rows:
+            row["lines"] = lines.get(row["id"], [])
+
+    def present(self, row: dict, ctx: PresentContext) -> Invoice:
+        has_contact = row["contact_id"] is not None
+        name = None
+        if has_contact:
+            name = " ".join(part for part in (row["contact__first_name"], row["contact__last_name"]) if part)
+        return {
+            "id": row["id"],
+            "number": row["number"],
+            "status": row["status"],
+            "contactId": row["contact_id"],
+            "contactName": name,
+            "contactEmail": row["contact__email"] if has_contact and ctx.allows("contacts:read") else None,
+            "clubId": row["club_id"],
+            "issueDate": row["issue_date"],
+            "dueDate": row["due_date"],
+            "subtotal": money(row["subtotal"]),
+            "tax": money(row["tax"]),
+            "total": money(row["total"]),
+            "amountPaid": money(row["amount_paid"]),
+            "amountDue": money(max(row["total"] - row["amount_paid"], 0)),
+            "lines": row["lines"],
+            "pdfUrl": pdf_url(row["organization_id"], row["id"]),
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+INVOICE = InvoiceResource()
