@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView, SpectacularYAMLAPIView
 
-from apps.api.health import healthz
+from apps.api.health import healthz, readyz
 from apps.api.views import not_found
 
 platform_urls = [
@@ -23,6 +23,7 @@ platform_urls = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("v1/platform/", include(platform_urls)),
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-json"),
     path("v1/openapi.yaml", SpectacularYAMLAPIView.as_view(), name="openapi-yaml"),
