@@ -355,6 +355,16 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
                     changed.append("endTime")
                 booking.area, booking.start_time, booking.end_time = area, start_time, end_time
                 moved = old
+        if moved and "price_before_tax" not in changes:
+            # A moved booking costs what the quote says for its new area and times, as a new booking would.
+            changes["price_before_tax"] = area_booking_price(
+                booking.organization,
+                booking.area,
+                booking.start_time,
+                booking.end_time,
+                contact=booking.contact,
+                sport=changes.get("sport", booking.sport),
+            )
         if "price_before_tax" in changes:
             price = changes.pop("price_before_tax")
             if price != booking.price_before_tax:
@@ -370,7 +380,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
             else:
                 booking.save()
             emit_booking(booking, "booking.updated", changed)
-            if booking.type == BookingType.AREA and {"priceBeforeTax", "areaId"} & set(changed):
+            if booking.type == BookingType.AREA and {"priceBeforeTax", "areaId", "startTime", "endTime"} & set(changed):
                 reprice_booking_charge(booking.organization, booking, f"Booking of {booking.area.name}")
         if moved:
             emit_availability_changed(booking.organization_id, moved[0], moved[1], moved[2])

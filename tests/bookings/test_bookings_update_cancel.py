@@ -130,9 +130,9 @@ def test_reschedule_checks_conflicts_excluding_itself(
         )
     assert response.status_code == 200, response.content
     assert response.json()["durationMinutes"] == 90
-    assert response.json()["priceBeforeTax"] == 20.0  # price kept on reschedule
+    assert response.json()["priceBeforeTax"] == 30.0  # re-quoted: 90 minutes at 20.00 an hour
     updated = DomainEvent.objects.get(type="booking.updated")
-    assert updated.changed_fields == ["endTime"]
+    assert updated.changed_fields == ["endTime", "priceBeforeTax", "price", "payment"]
     assert DomainEvent.objects.filter(type="availability.changed").count() == 2
     # into the other booking: 409
     response = api.patch(

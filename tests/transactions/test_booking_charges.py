@@ -191,3 +191,18 @@ def test_moving_to_another_area_renames_the_charge(api, organization, area, cont
     assert api.patch(f"{BOOKINGS}/{booking['id']}", {"areaId": other.id}, format="json").status_code == 200
     charge = Transaction.objects.get(booking_id=booking["id"])
     assert (charge.description, charge.club_id, charge.amount) == ("Booking of Court 9", other.club_id, Decimal("24.2"))
+
+
+def test_a_longer_booking_is_quoted_again_and_its_charge_follows(api, area, contact, slot):
+    booking = api.post(BOOKINGS, _area_body(area, slot, contactId=contact.id), format="json").json()
+    path = f"{BOOKINGS}/{booking['id']}"
+    longer = api.patch(path, {"endTime": _iso(slot[0] + dt.timedelta(minutes=90))}, format="json")
+    assert longer.status_code == 200, longer.content
+    assert (longer.json()["priceBeforeTax"], longer.json()["price"]) == (30.0, 36.3)
+    charge = Transaction.objects.get(booking_id=booking["id"])
+    assert (charge.amount, charge.tax_amount) == (Decimal("36.3"), Decimal("6.3"))
+    # an explicit price in the same PATCH wins over the quote
+    kept = api.patch(path, {"endTime": _iso(slot[1]), "priceBeforeTax": 25}, format="json")
+    assert (kept.json()["durationMinutes"], kept.json()["priceBeforeTax"]) == (60, 25.0)
+    charge.refresh_from_db()
+    assert charge.amount == Decimal("30.25")
