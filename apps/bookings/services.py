@@ -382,6 +382,9 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
             emit_booking(booking, "booking.updated", changed)
             if booking.type == BookingType.AREA and {"priceBeforeTax", "areaId", "startTime", "endTime"} & set(changed):
                 reprice_booking_charge(booking.organization, booking, f"Booking of {booking.area.name}")
+            elif booking.type == BookingType.CLASS and "classId" in changed:
+                # The seat keeps its price; its charge names the new class and club.
+                reprice_booking_charge(booking.organization, booking, f"Class: {booking.class_occurrence.name}")
         if moved:
             emit_availability_changed(booking.organization_id, moved[0], moved[1], moved[2])
             emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)

@@ -206,3 +206,15 @@ def test_a_longer_booking_is_quoted_again_and_its_charge_follows(api, area, cont
     assert (kept.json()["durationMinutes"], kept.json()["priceBeforeTax"]) == (60, 25.0)
     charge.refresh_from_db()
     assert charge.amount == Decimal("30.25")
+
+
+def test_a_moved_class_seat_keeps_its_price_and_its_charge_names_the_new_class(api, organization, club, contact):
+    yoga = make_class(organization, club, price_before_tax=Decimal("10.00"))
+    seat = api.post(f"/v1/platform/classes/{yoga.id}/bookings", {"contactId": contact.id}, format="json").json()
+    spin = make_class(organization, club, name="Spin", start=yoga.start_time + dt.timedelta(days=1))
+    moved = api.patch(f"{BOOKINGS}/{seat['bookingId']}", {"classId": spin.id}, format="json")
+    assert moved.status_code == 200, moved.content
+    charge = Transaction.objects.get(booking_id=seat["bookingId"])
+    assert (charge.description, charge.amount) == ("Class: Spin", Decimal("12.1"))
+    updated = DomainEvent.objects.get(type="transaction.updated")
+    assert updated.changed_fields == ["description"]
