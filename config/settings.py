@@ -230,6 +230,7 @@ SPECTACULAR_SETTINGS = {
         "EndsTypeEnum": "apps.classes.choices.EndsType",
         "EntranceMethodEnum": "apps.bookings.choices.EntranceMethod",
         "FrequencyEnum": "apps.classes.choices.Frequency",
+        "InvoiceStatusEnum": "apps.invoices.choices.InvoiceStatus",
         "PaymentStatusEnum": "apps.bookings.choices.PaymentStatus",
         "RateTypeEnum": "apps.instructors.choices.RateType",
         "SessionUnitEnum": "apps.billing.choices.SessionUnit",

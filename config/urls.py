@@ -15,6 +15,7 @@ platform_urls = [
     path("", include("apps.bookings.api.urls")),
     path("", include("apps.products.api.urls")),
     path("", include("apps.transactions.api.urls")),
+    path("", include("apps.invoices.api.urls")),
     path("", include("apps.billing.api.urls")),
     path("", include("apps.pricing.api.urls")),
     path("", include("apps.policies.api.urls")),

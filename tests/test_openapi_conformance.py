@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 
 from apps.billing.models import RevenueAccount
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
+from tests.invoices.factories import invoice
 
 PLATFORM = "/v1/platform"
 MADRID = ZoneInfo("Europe/Madrid")
@@ -568,6 +569,23 @@ def test_transactions_outside_revenue_and_refunds(c, api, club, organization):
     assert refused["code"] == "REFUND_EXCEEDS_BALANCE"
     refused = c(api, "post", PLATFORM + "/transactions/{id}/refund", 409, id=refund["id"], data={"amount": 1})
     assert refused["code"] == "NOT_EXTERNAL_REVENUE"
+
+
+# --- invoices ---------------------------------------------------------------------------------------------------
+
+
+def test_invoices_and_summary(c, api, organization, contact, club):
+    issued = invoice(organization, contact=contact, club=club, paid="24.20", status="paid")
+    bare = invoice(organization)  # no contact, no club
+    listed = c(api, "get", f"{PLATFORM}/invoices", 200)
+    assert {row["id"] for row in listed["data"]} == {issued.id, bare.id}
+    c(api, "get", f"{PLATFORM}/invoices", 200, params={"status": "paid,open", "contactId": contact.id})
+    c(api, "get", f"{PLATFORM}/invoices", 200, params={"startDate": "2026-01-01", "ordering": "number"})
+    assert c(api, "get", PLATFORM + "/invoices/{id}", 200, id=issued.id)["lines"]
+    assert c(api, "get", PLATFORM + "/invoices/{id}", 200, id=bare.id)["contactId"] is None
+    summary = c(api, "get", f"{PLATFORM}/invoices/summary", 200, params={"clubId": club.id})
+    assert summary["invoiceCount"] == 1
+    c(api, "get", f"{PLATFORM}/invoices/summary", 400, params={"startDate": "2020-01-01", "endDate": "2026-01-01"})
 
 
 # --- revenue accounts, plan categories, plans ---------------------------------------------------------------------

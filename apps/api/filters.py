@@ -120,6 +120,21 @@ def apply_window(queryset, field: str, window):
     return queryset.filter(window_condition(field, window))
 
 
+def apply_day_window(queryset, params, tz: dt.tzinfo | str, field: str):
+    """`startDate`/`endDate` on a date column (`issueDate`): a bare date is that day; a date-time with an offset is
+    the day it falls on at `tz` (the organization's clock, on which such dates are kept). Both inclusive."""
+    if isinstance(tz, str):
+        tz = ZoneInfo(tz)
+    lower, upper, upper_exclusive = date_window(params, tz)
+    condition = Q()
+    if lower is not None:
+        condition &= Q(**{f"{field}__gte": lower.astimezone(tz).date()})
+    if upper is not None:
+        last = upper.astimezone(tz).date()
+        condition &= Q(**{f"{field}__lt" if upper_exclusive else f"{field}__lte": last})
+    return queryset.filter(condition)
+
+
 def apply_club_clock_window(queryset, params, default_tz: str, field: str, club_timezone="club__timezone"):
     """`startDate`/`endDate` on `field` for club-bound rows: a bare date is a whole day on EACH row's own club
     clock, a date-time with an offset an exact instant. Apply after the other filters: the clocks are

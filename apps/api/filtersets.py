@@ -6,7 +6,8 @@ OpenAPI schema and description (drf-spectacular's django-filter extension docume
 declared. Two parts of a list are not plain filters and are declared on the FilterSet as attributes:
 
 - `date_window`: `startDate`/`endDate` on one date-time column, bare dates read on the organization's clock or,
-  with `club_clock`, on each row's own club clock. Applied after the other filters.
+  with `club_clock`, on each row's own club clock; or, with `days`, on a date column. Applied after the other
+  filters.
 - `ordering`: API field names to model fields or expressions, with a default; applied last, ties broken by id.
 """
 
@@ -21,7 +22,15 @@ from drf_spectacular.drainage import set_override
 from drf_spectacular.utils import OpenApiParameter
 
 from .exceptions import ValidationFailed
-from .filters import apply_club_clock_window, apply_ordering, apply_window, bool_value, date_window, enum_list_value
+from .filters import (
+    apply_club_clock_window,
+    apply_day_window,
+    apply_ordering,
+    apply_window,
+    bool_value,
+    date_window,
+    enum_list_value,
+)
 from .filters import int_value as parse_int_value
 
 
@@ -153,15 +162,20 @@ class NoOpFilter(QueryFilter):
 
 @dataclass(frozen=True)
 class DateWindow:
-    """`startDate`/`endDate` (both inclusive) on `field`; bare dates on each row's club clock when `club_clock`."""
+    """`startDate`/`endDate` (both inclusive) on `field`; bare dates on each row's club clock when `club_clock`.
+    With `days`, `field` is a date column kept on the organization's clock: a date-time bound counts as its day
+    there."""
 
     field: str
     club_clock: bool = False
+    days: bool = False
     club_timezone: str = "club__timezone"
     start_help: str = "Date or date-time with an offset; inclusive."
     end_help: str = "Date or date-time with an offset; inclusive."
 
     def apply(self, queryset, params, organization):
+        if self.days:
+            return apply_day_window(queryset, params, organization.timezone or "UTC", self.field)
         if self.club_clock:
             return apply_club_clock_window(
                 queryset, params, organization.timezone, self.field, club_timezone=self.club_timezone

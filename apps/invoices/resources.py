@@ -36,9 +36,7 @@ class Invoice(TypedDict):
     amountPaid: float
     amountDue: float
     lines: list[InvoiceLine]
-    pdfUrl: Annotated[
-        str, Describe("Signed link to the PDF; needs no credential; expires 7 days after this read.")
-    ]
+    pdfUrl: Annotated[str, Describe("Signed link to the PDF; needs no credential; expires 7 days after this read.")]
     createdAt: dt.datetime
     updatedAt: dt.datetime
 
@@ -113,3 +111,14 @@ class InvoiceResource(Resource):
 
 
 INVOICE = InvoiceResource()
+
+
+class InvoiceSummary(TypedDict):
+    startDate: dt.date
+    endDate: dt.date
+    invoiceCount: Annotated[int, Describe("Invoices issued in the period, `void` and `draft` ones left out.")]
+    totalInvoiced: Annotated[float, Describe("Sum of their `total` (tax included).")]
+    totalPaid: Annotated[float, Describe("Sum of their `amountPaid`.")]
+    totalOutstanding: Annotated[
+        float, Describe("Sum of the `amountDue` of the `open` ones (an `uncollectible` invoice's is written off).")
+    ]
