@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from apps.api.health import healthz, readyz
 from apps.api.views import not_found
+from apps.invoices.views import invoice_pdf
 
 platform_urls = [
     path("", include("apps.organizations.api.urls")),
@@ -26,6 +27,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("v1/platform/", include(platform_urls)),
+    # Public: the signed link is the credential (apps/invoices/links.py). Before the catch-all 404 below.
+    path("v1/invoices/pdf/<str:token>", invoice_pdf, name="invoice-pdf"),
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-json"),
     path("v1/openapi.yaml", SpectacularYAMLAPIView.as_view(), name="openapi-yaml"),
     path("v1/docs", SpectacularSwaggerView.as_view(url_name="openapi-json"), name="api-docs"),

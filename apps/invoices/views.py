@@ -1,0 +1,48 @@
+"""`GET /v1/invoices/pdf/<token>`: an invoice's PDF behind a signed, expiring link; no credential.
+
+A token with a wrong signature, past its 7 days, or naming an invoice that is not (or no longer) its organization's
+answers the same JSON 404 as any unknown path, so a link tells nothing about other invoices.
+"""
+
+from django.http import HttpResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from apps.api.exceptions import error_body
+from apps.api.middleware import json_response
+
+from .links import read_pdf_token
+from .models import Invoice
+from .pdf import render_invoice_pdf
+
+ALLOWED_METHODS = ("GET", "HEAD")
+
+
+def _not_found(request):
+    body = error_body(404, "NOT_FOUND", "No invoice PDF at this link (it may have expired).")
+    return json_response(body, 404, request)
+
+
+@csrf_exempt
+def invoice_pdf(request, token: str):
+    if request.method not in ALLOWED_METHODS:
+        response = json_response(
+            error_body(405, "METHOD_NOT_ALLOWED", "The method is not allowed on this path."), 405, request
+        )
+        response["Allow"] = ", ".join(ALLOWED_METHODS)
+        return response
+    found = read_pdf_token(token)
+    if found is None:
+        return _not_found(request)
+    organization_id, invoice_id = found
+    invoice = (
+        Invoice.objects.select_related("organization", "contact", "club")
+        .filter(pk=invoice_id, organization_id=organization_id)
+        .first()
+    )
+    if invoice is None:
+        return _not_found(request)
+    response = HttpResponse(render_invoice_pdf(invoice, list(invoice.lines.order_by("position", "id"))))
+    response["Content-Type"] = "application/pdf"
+    response["Content-Disposition"] = f'inline; filename="{invoice.number}.pdf"'
+    response["Cache-Control"] = "private, no-store"
+    return response
