@@ -117,7 +117,8 @@ def refresh_invoice_payment(invoice_id: int | None) -> Invoice | None:
     `invoice.updated` with the changed fields when something changed. Call after a transaction's payment changed."""
     if invoice_id is None:
         return None
-    invoice = Invoice.objects.select_for_update().select_related("organization").get(pk=invoice_id)
+    # Lock the invoice row only: a plain FOR UPDATE would lock the joined organization row too.
+    invoice = Invoice.objects.select_for_update(of=("self",)).select_related("organization").get(pk=invoice_id)
     if invoice.status in (InvoiceStatus.DRAFT, InvoiceStatus.UNCOLLECTIBLE):
         return invoice
     charges = list(Transaction.objects.filter(invoice_id=invoice.pk))
