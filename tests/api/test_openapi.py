@@ -92,7 +92,7 @@ def test_docs_page_renders(db):
 # --- conformance of the document's form ----------------------------------------------------------------------------
 
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
-VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
+VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote", "summary"}
 SINGLETONS = {"me", "organization"}
 
 
