@@ -10,8 +10,13 @@
 4. Prints requests/second, p50 and p99 for each API endpoint beside its bare twin, and the ratio.
 5. Runs every `bench/bench_*.py` scenario script with the same environment.
 
+Rows: `me`, `list` (200 contacts), and over a year of a large organization's transactions (`bench-ledger`,
+`LEDGER_ROWS` generated once with SQL): `transactions` (the list, 200 per page, over the whole year) and
+`revenue` (the revenue report over 366 days grouped by month).
+
 Environment: DATABASE_URL, REDIS_URL (as the Makefile sets them); BENCH_REQUESTS (per measurement, default
-3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8).
+3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8); BENCH_ONLY (a comma list
+of row names, e.g. `transactions,revenue`: only those rows, and no scenario scripts).
 """
 
 import http.client
@@ -45,6 +50,8 @@ CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 THREADS = int(os.environ.get("BENCH_THREADS", "4"))
 LIST_ROWS = 200
+LEDGER_ROWS = int(os.environ.get("BENCH_LEDGER_ROWS", "120000"))
+ONLY = {name for name in os.environ.get("BENCH_ONLY", "").split(",") if name}
 
 
 def ensure_database():
@@ -98,15 +105,76 @@ def seed() -> tuple[str, str]:
     return token, list_path
 
 
-def capture(token: str, paths: dict[str, str]):
+def seed_ledger() -> tuple[str, str, str]:
+    """A large organization with a year of transactions (`LEDGER_ROWS`, generated once in SQL: charges at two
+    clubs on three revenue accounts, some outside revenue, refunds and voids); returns (token, start, end) with
+    the 366 days ending yesterday."""
+    import datetime as dt
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from apps.billing.models import RevenueAccount
+    from apps.clubs.models import Club
+    from apps.organizations.models import ApiKey, Organization
+    from apps.transactions.models import Transaction
+
+    organization, _ = Organization.objects.get_or_create(
+        slug="bench-ledger",
+        defaults={"name": "Bench Ledger", "currency": "EUR", "plan": "pro", "timezone": "Europe/Madrid"},
+    )
+    ApiKey.objects.filter(organization=organization, name="bench").delete()
+    _, token = ApiKey.issue(organization=organization, name="bench", scopes=["*"])
+    end = timezone.now().date() - dt.timedelta(days=1)
+    start = end - dt.timedelta(days=365)
+    if Transaction.objects.filter(organization=organization).count() < LEDGER_ROWS:
+        Transaction.objects.filter(organization=organization).delete()
+        clubs = [
+            Club.objects.get_or_create(organization=organization, slug=slug, defaults={"name": slug})[0].id
+            for slug in ("ledger-north", "ledger-south")
+        ]
+        accounts = [
+            RevenueAccount.objects.get_or_create(organization=organization, name=name)[0].id
+            for name in ("Courts", "Classes", "Shop")
+        ]
+        first = dt.datetime.combine(start, dt.time(7), tzinfo=dt.UTC)
+        step = 365 * 86400 / LEDGER_ROWS
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                INSERT INTO {Transaction._meta.db_table} (
+                    organization_id, type, source_type, description, club_id, revenue_account_id, amount,
+                    tax_amount, paid_amount, refunded_amount, payment_status, occurred_at, created_at, updated_at
+                )
+                SELECT %(org)s,
+                       CASE WHEN n %% 40 = 0 THEN 'refund' WHEN n %% 10 = 0 THEN 'external_revenue' ELSE 'charge' END,
+                       CASE WHEN n %% 10 = 0 THEN 'external' ELSE 'booking' END,
+                       'Bench ' || n,
+                       (%(clubs)s::bigint[])[1 + n %% 2],
+                       (%(accounts)s::bigint[])[1 + n %% 3],
+                       (10 + n %% 90) * 1.21, (10 + n %% 90) * 0.21, (10 + n %% 90) * 1.21, 0,
+                       CASE WHEN n %% 40 = 0 THEN 'refunded' WHEN n %% 97 = 0 THEN 'void' ELSE 'paid' END,
+                       %(first)s::timestamptz + n * %(step)s * interval '1 second',
+                       %(first)s::timestamptz + n * %(step)s * interval '1 second',
+                       now()
+                FROM generate_series(0, %(rows)s - 1) AS n
+                """,
+                {"org": organization.id, "clubs": clubs, "accounts": accounts, "first": first, "step": step,
+                 "rows": LEDGER_ROWS},
+            )  # fmt: skip
+            cursor.execute(f"VACUUM ANALYZE {Transaction._meta.db_table}")
+        print(f"generated {LEDGER_ROWS} transactions over a year for bench-ledger")
+    return token, start.isoformat(), end.isoformat()
+
+
+def capture(paths: dict[str, tuple[str, str]]):
     """Store the API's response bytes for the bare views."""
     from django.test import Client
 
     capture_dir = Path(os.environ["BENCH_CAPTURE_DIR"])
     capture_dir.mkdir(parents=True, exist_ok=True)
-    client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
-    for name, path in paths.items():
-        response = client.get(path)
+    for name, (path, token) in paths.items():
+        response = Client(HTTP_AUTHORIZATION=f"Bearer {token}").get(path)
         if response.status_code != 200:
             raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
         (capture_dir / f"{name}.json").write_bytes(response.content)
@@ -202,19 +270,30 @@ def main():
 
     django.setup()
     token, list_path = seed()
-    scenarios = [("GET /v1/platform/me", "/v1/platform/me", "/bench/bare/me", "me")]
-    scenarios.append((f"GET {list_path}", list_path, "/bench/bare/list", "list"))
-    capture(token, {name: api_path for _, api_path, _, name in scenarios})
+    ledger_token, start, end = seed_ledger()
+    year = f"startDate={start}&endDate={end}"
+    scenarios = [
+        ("GET /v1/platform/me", "/v1/platform/me", "me", token),
+        (f"GET {list_path}", list_path, "list", token),
+        (f"transactions, {LEDGER_ROWS // 1000}k in a year, 200/page", f"/v1/platform/transactions?{year}&limit=200",
+         "transactions", ledger_token),
+        ("revenue report, 366 days by month", f"/v1/platform/transactions/summary?{year}&groupBy=month", "revenue",
+         ledger_token),
+    ]  # fmt: skip
+    if ONLY:
+        scenarios = [scenario for scenario in scenarios if scenario[2] in ONLY]
+    capture({name: (api_path, key) for _, api_path, name, key in scenarios})
 
     from django.db import connections
 
     connections.close_all()
     port = free_port()
     server = start_server(port)
-    auth = {"Authorization": f"Bearer {token}"}
     rows = []
     try:
-        for label, api_path, bare_path, _ in scenarios:
+        for label, api_path, name, key in scenarios:
+            auth = {"Authorization": f"Bearer {key}"}
+            bare_path = f"/bench/bare/{name}"
             load(port, api_path, auth, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
             load(port, bare_path, {}, 300, 10, CONCURRENCY)
             api = load(port, api_path, auth, REQUESTS, SECONDS, CONCURRENCY)
@@ -242,7 +321,7 @@ def main():
         if api["errors"] or bare["errors"]:
             print(f"  errors: api={api['errors']} bare={bare['errors']}")
 
-    scripts = sorted((ROOT / "bench").glob("bench_*.py"))
+    scripts = [] if ONLY else sorted((ROOT / "bench").glob("bench_*.py"))
     failed = []
     for script in scripts:
         print(f"\n=== {script.name}")

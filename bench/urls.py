@@ -66,8 +66,7 @@ router = SimpleRouter(trailing_slash=False)
 router.register("bench-contacts", BenchContactListViewSet, basename="bench-contacts")
 
 urlpatterns = [
-    path("bench/bare/me", bare_view("me")),
-    path("bench/bare/list", bare_view("list")),
+    *(path(f"bench/bare/{name}", bare_view(name)) for name in ("me", "list", "transactions", "revenue")),
     path("v1/platform/", include(router.urls)),
 ] + project_urls.urlpatterns
 

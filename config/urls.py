@@ -20,6 +20,7 @@ platform_urls = [
     path("", include("apps.billing.api.urls")),
     path("", include("apps.pricing.api.urls")),
     path("", include("apps.policies.api.urls")),
+    path("", include("apps.analytics.api.urls")),
 ]
 
 urlpatterns = [

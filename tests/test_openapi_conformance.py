@@ -588,6 +588,38 @@ def test_invoices_and_summary(c, api, organization, contact, club):
     c(api, "get", f"{PLATFORM}/invoices/summary", 400, params={"startDate": "2020-01-01", "endDate": "2026-01-01"})
 
 
+def test_revenue_report_and_analytics(c, api, club, organization):
+    account = RevenueAccount.objects.create(organization=organization, name="Tournaments")
+    c(
+        api,
+        "post",
+        f"{PLATFORM}/transactions",
+        201,
+        data={
+            "amount": 20,
+            "description": "Cash",
+            "occurredAt": "2026-03-01T10:00:00+01:00",
+            "clubId": club.id,
+            "revenueAccountId": account.id,
+        },
+    )
+    period = {"startDate": "2026-02-23", "endDate": "2026-03-08"}
+    c(api, "get", f"{PLATFORM}/transactions/summary", 200)
+    for group_by in ("day", "week", "month", "revenueAccount"):
+        body = c(api, "get", f"{PLATFORM}/transactions/summary", 200, params={**period, "groupBy": group_by})
+        assert body["totals"]["gross"] == 20
+    c(api, "get", f"{PLATFORM}/transactions/summary", 200, params={"clubId": club.id, "groupBy": "revenueAccount"})
+    period_too_long = {"startDate": "2025-01-01", "endDate": "2026-01-02"}
+    refused = c(api, "get", f"{PLATFORM}/transactions/summary", 400, params=period_too_long)
+    assert refused["code"] == "VALIDATION_ERROR"
+    body = c(api, "get", f"{PLATFORM}/analytics/summary", 200, params=period)
+    assert body["totals"]["revenue"] == 20 and body["totals"]["classOccupancyRate"] is None
+    make_class_booking(make_class(organization, club, start=dt.datetime(2026, 3, 3, 10, tzinfo=MADRID)))
+    body = c(api, "get", f"{PLATFORM}/analytics/summary", 200, params={**period, "clubId": club.id})
+    assert body["totals"]["classOccupancyRate"] == 0.1
+    c(api, "get", f"{PLATFORM}/analytics/summary", 400, params={"clubId": "x"})
+
+
 # --- revenue accounts, plan categories, plans ---------------------------------------------------------------------
 
 

@@ -40,7 +40,11 @@ class Transaction(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["organization", "-created_at"], name="transaction_org_created")]
+        indexes = [
+            models.Index(fields=["organization", "-created_at"], name="transaction_org_created"),
+            # The revenue report and analytics select a period of one organization on occurred_at.
+            models.Index(fields=["organization", "occurred_at"], name="transaction_org_occurred"),
+        ]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gte=0), name="transaction_amount_not_negative"),
             # Outside revenue's refunds stay within its amount (the refund service checks under a row lock); a

@@ -105,3 +105,41 @@ class TransactionResource(Resource):
 
 
 TRANSACTION = TransactionResource()
+
+
+class TransactionSummaryFigures(TypedDict):
+    count: Annotated[int, Describe("Charges and outside revenue counted (refunds are not counted here).")]
+    gross: Annotated[float, Describe("Tax-inclusive amount of the charges and outside revenue, paid or not.")]
+    tax: Annotated[float, Describe("Tax included in `gross`.")]
+    refunded: Annotated[
+        float, Describe("Refund transactions plus refunds a partner reported on a charge (dated with the charge).")
+    ]
+    net: Annotated[float, Describe("`gross` minus `refunded`.")]
+
+
+class TransactionSummaryGroup(TypedDict):
+    key: Annotated[
+        str,
+        Describe(
+            "`day`: the date; `week`: the date of its Monday (ISO week, may precede `startDate`); `month`: "
+            "`YYYY-MM`; `revenueAccount`: the account id, or `none` for transactions without one."
+        ),
+    ]
+    count: int
+    gross: float
+    tax: float
+    refunded: float
+    net: float
+
+
+class TransactionSummary(TypedDict):
+    startDate: Annotated[dt.date, Describe("First day (inclusive) of the report.")]
+    endDate: Annotated[dt.date, Describe("Last day (inclusive) of the report.")]
+    totals: TransactionSummaryFigures
+    groups: Annotated[
+        list[TransactionSummaryGroup],
+        Describe(
+            "Empty without `groupBy`. Dates: every day, week or month overlapping the period, in order, zero "
+            "when nothing happened; accounts: those with counted transactions, by id, `none` last."
+        ),
+    ]

@@ -25,6 +25,9 @@ LISTS = [
     "/v1/platform/contact-sources",
     "/v1/platform/bookings|id",
     "/v1/platform/checkins|id",
+    "/v1/platform/transactions/summary?groupBy=week",
+    "/v1/platform/transactions/summary?groupBy=revenueAccount",
+    "/v1/platform/analytics/summary",
 ]
 
 

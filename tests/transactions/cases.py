@@ -54,4 +54,5 @@ CASES = [
         setup=transaction_ids,
         body={"amount": 1},
     ),
+    EndpointCase("GET", "/v1/platform/transactions/summary", "transactions:read"),
 ]
