@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "apps.notifications",
     "apps.domain_events",
     "apps.pricing",
+    "apps.messaging",
 ]
 
 MIDDLEWARE = [
@@ -150,6 +151,7 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 MESSAGING_BACKEND = env("MESSAGING_BACKEND", default="apps.notifications.channels.LoggingMessagingBackend")
+SMS_BACKEND = env("SMS_BACKEND", default="apps.notifications.channels.LoggingSmsBackend")
 
 # HTTPS. The proxy header is trusted only when configured. Secure cookies default on for a production configuration
 # (DEBUG off) served over TLS, i.e. behind a TLS proxy or with an https BASE_URL, so the admin's session and CSRF
@@ -230,6 +232,8 @@ SPECTACULAR_SETTINGS = {
         "EndsTypeEnum": "apps.classes.choices.EndsType",
         "EntranceMethodEnum": "apps.bookings.choices.EntranceMethod",
         "FrequencyEnum": "apps.classes.choices.Frequency",
+        "MessageChannelEnum": "apps.messaging.choices.MessageChannel",
+        "MessageStatusEnum": "apps.messaging.choices.MessageStatus",
         "PaymentStatusEnum": "apps.bookings.choices.PaymentStatus",
         "RateTypeEnum": "apps.instructors.choices.RateType",
         "SessionUnitEnum": "apps.billing.choices.SessionUnit",
