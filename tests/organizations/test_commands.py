@@ -317,6 +317,10 @@ class TestSeedDemo:
             ("products", ["billing", "classes", "clubs", "contacts", "instructors"]),
             ("bookings", ["billing", "classes", "clubs", "contacts", "instructors", "products"]),
             ("policies", ["billing", "bookings", "classes", "clubs", "contacts", "instructors", "products"]),
+            (
+                "messaging",
+                ["billing", "bookings", "classes", "clubs", "contacts", "instructors", "policies", "products"],
+            ),
         ]
 
     def test_missing_demo_module_is_skipped_but_a_broken_import_is_not(self, monkeypatch):
