@@ -117,6 +117,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-idempotency-records": {"task": "apps.api.tasks.purge_idempotency_records", "schedule": 86400},
     "purge-notification-deliveries": {"task": "apps.notifications.tasks.purge_delivery_records", "schedule": 86400},
+    "resume-stalled-message-sends": {"task": "apps.messaging.tasks.resume_stalled_sends", "schedule": 600},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -2,17 +2,21 @@
 layer's channels (Django mail, the SMS backend), rendered per contact, with the delivery counts and status then
 visible through the API."""
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 
 from apps.contacts.models import Contact
 from apps.messaging import tasks
 from apps.messaging.models import Message, MessageTemplate
 from apps.notifications.channels import LoggingSmsBackend
 from apps.notifications.models import NotificationDelivery
+from apps.notifications.tasks import deliver_once
 from apps.organizations.models import StaffMembership
 
 LIST_URL = "/admin/messaging/message/"
@@ -170,6 +174,25 @@ def test_delivery_runs_once(staff, organization, people, django_capture_on_commi
     assert (message.status, message.sent_count) == ("sent", 1)
 
 
+def test_a_stalled_send_is_resumed_without_sending_twice(
+    staff, organization, people, django_capture_on_commit_callbacks
+):
+    message = draft(organization, [people["ana"], people["bo"]])
+    with django_capture_on_commit_callbacks(execute=False):  # the worker never picks the send up
+        staff.post(LIST_URL, {"action": "send_drafts", "_selected_action": [message.pk]})
+    message.refresh_from_db()
+    assert message.status == "sending"
+    # Ana got hers before the worker died
+    deliver_once(f"message:{message.pk}:{people['ana'].pk}:email", lambda: mail.send_mail("s", "b", None, ["ana@x"]))
+    assert tasks.resume_stalled_sends() == 0  # not stalled yet
+    Message.objects.filter(pk=message.pk).update(updated_at=timezone.now() - dt.timedelta(minutes=11))
+    assert tasks.resume_stalled_sends() == 1
+    assert [m.to for m in mail.outbox] == [["ana@x"], ["bo@example.com"]]
+    message.refresh_from_db()
+    assert (message.status, message.sent_count, message.failed_count) == ("sent", 2, 0)
+    assert tasks.resume_stalled_sends() == 0
+
+
 def test_only_drafts_are_sent(staff, organization, people, django_capture_on_commit_callbacks):
     message = draft(organization, [people["ana"]])
     send(staff, [message], django_capture_on_commit_callbacks)
@@ -263,3 +286,28 @@ def test_the_admin_forms_apply_the_api_text_rules(staff, organization):
     )
     assert response.status_code == 302
     assert MessageTemplate.objects.get().variables == ["firstName"]
+
+
+def test_saving_another_organizations_contact_or_template_is_a_form_error(
+    staff, organization, other_organization, people
+):
+    ours = draft(organization, [people["ana"]])
+    theirs_template = MessageTemplate.objects.create(
+        organization=other_organization, name="T", channel="email", subject="S", body="B"
+    )
+    stranger = Contact.objects.create(organization=other_organization, first_name="Zed")
+    url = f"{LIST_URL}{ours.pk}/change/"
+    form = {
+        "organization": organization.pk,
+        "channel": "email",
+        "subject": "Hi",
+        "body": "B",
+        "contacts": [people["ana"].pk],
+    }
+    for change in ({"contacts": [people["ana"].pk, stranger.pk]}, {"template": theirs_template.pk}):
+        response = staff.post(url, {**form, **change})
+        assert response.status_code == 200
+        assert "Select a valid choice" in response.content.decode()
+    ours.refresh_from_db()
+    assert (list(ours.contacts.all()), ours.template_id, ours.subject) == ([people["ana"]], None, "Hi {{ firstName }}")
+    assert staff.post(url, form).status_code == 302
