@@ -8,7 +8,7 @@ No domain events: the webhook event table lists none for messages or templates.
 
 from django.db import transaction
 
-from apps.api.exceptions import Conflict, InvalidStateTransition, ValidationFailed
+from apps.api.exceptions import Conflict, InvalidStateTransition, NotFound, ValidationFailed
 
 from . import tasks
 from .choices import MessageChannel, MessageStatus
@@ -135,7 +135,9 @@ def start_sending(message: Message) -> Message:
     """Admin only: the draft becomes `sending` and its delivery is queued after commit (`tasks.deliver_message`
     renders it for each contact and records the counts). 409 when it is not a draft, has no recipients or reads a
     variable that contacts do not provide."""
-    locked = Message.objects.select_for_update().get(pk=message.pk)
+    locked = Message.objects.select_for_update().filter(pk=message.pk).first()
+    if locked is None:  # deleted since the admin listed it
+        raise NotFound("The message no longer exists.")
     if locked.status != MessageStatus.DRAFT:
         raise InvalidStateTransition(locked.status, f"Only drafts can be sent; this message is `{locked.status}`.")
     unknown = [name for name in variables_of(locked.subject, locked.body) if name not in CONTACT_VARIABLES]
