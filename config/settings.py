@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "apps.domain_events",
     "apps.pricing",
     "apps.analytics",
+    "apps.messaging",
 ]
 
 MIDDLEWARE = [
@@ -117,6 +118,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-idempotency-records": {"task": "apps.api.tasks.purge_idempotency_records", "schedule": 86400},
     "purge-notification-deliveries": {"task": "apps.notifications.tasks.purge_delivery_records", "schedule": 86400},
+    "resume-stalled-message-sends": {"task": "apps.messaging.tasks.resume_stalled_sends", "schedule": 600},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -151,6 +153,7 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 MESSAGING_BACKEND = env("MESSAGING_BACKEND", default="apps.notifications.channels.LoggingMessagingBackend")
+SMS_BACKEND = env("SMS_BACKEND", default="apps.notifications.channels.LoggingSmsBackend")
 
 # HTTPS. The proxy header is trusted only when configured. Secure cookies default on for a production configuration
 # (DEBUG off) served over TLS, i.e. behind a TLS proxy or with an https BASE_URL, so the admin's session and CSRF
@@ -232,6 +235,8 @@ SPECTACULAR_SETTINGS = {
         "EntranceMethodEnum": "apps.bookings.choices.EntranceMethod",
         "FrequencyEnum": "apps.classes.choices.Frequency",
         "InvoiceStatusEnum": "apps.invoices.choices.InvoiceStatus",
+        "MessageChannelEnum": "apps.messaging.choices.MessageChannel",
+        "MessageStatusEnum": "apps.messaging.choices.MessageStatus",
         "PaymentStatusEnum": "apps.bookings.choices.PaymentStatus",
         "RateTypeEnum": "apps.instructors.choices.RateType",
         "SessionUnitEnum": "apps.billing.choices.SessionUnit",

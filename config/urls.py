@@ -21,6 +21,7 @@ platform_urls = [
     path("", include("apps.pricing.api.urls")),
     path("", include("apps.policies.api.urls")),
     path("", include("apps.analytics.api.urls")),
+    path("", include("apps.messaging.api.urls")),
 ]
 
 urlpatterns = [

@@ -30,6 +30,7 @@ LAYERS = (
     "bookings",
     "policies",
     "analytics",
+    "messaging",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

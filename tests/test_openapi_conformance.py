@@ -21,6 +21,7 @@ from openapi_schema_validator import OAS30Validator
 from rest_framework.test import APIClient
 
 from apps.billing.models import RevenueAccount
+from apps.messaging.models import Message
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
 from tests.invoices.factories import invoice
 
@@ -731,6 +732,30 @@ def test_booking_policies_and_document_rules(c, api, club, area_type):
     c(api, "get", PLATFORM + "/document-rules/{id}", 200, id=rule["id"])
     c(api, "patch", PLATFORM + "/document-rules/{id}", 200, id=rule["id"], data={"renewEveryDays": 365})
     c(api, "delete", PLATFORM + "/document-rules/{id}", 204, id=rule["id"])
+
+
+# --- templates, messages -----------------------------------------------------------------------------------------
+
+
+def test_templates_and_messages(c, api, organization, contact):
+    email = {"name": "Welcome", "channel": "email", "subject": "Hi {{ firstName }}", "body": "<p>{{ name }}</p>"}
+    template = c(api, "post", f"{PLATFORM}/templates", 201, data=email)
+    sms = c(api, "post", f"{PLATFORM}/templates", 201, data={"name": "Reminder", "channel": "sms", "body": "Hi"})
+    c(api, "get", f"{PLATFORM}/templates", 200, params={"channel": "email", "q": "wel"})
+    c(api, "get", PLATFORM + "/templates/{id}", 200, id=template["id"])
+    c(api, "patch", PLATFORM + "/templates/{id}", 200, id=sms["id"], data={"isActive": False})
+    body = {"channel": "email", "subject": "Hi", "body": "<p>{{ firstName }}</p>", "templateId": template["id"]}
+    draft = c(api, "post", f"{PLATFORM}/messages", 201, data={**body, "contactIds": [contact.id]})
+    bare = c(api, "post", f"{PLATFORM}/messages", 201, data={"channel": "sms", "body": "Hi"})
+    c(api, "get", f"{PLATFORM}/messages", 200, params={"status": "draft", "channel": "email,sms"})
+    c(api, "get", PLATFORM + "/messages/{id}", 200, id=draft["id"])
+    c(api, "patch", PLATFORM + "/messages/{id}", 200, id=draft["id"], data={"templateId": None})
+    c(api, "delete", PLATFORM + "/messages/{id}", 204, id=bare["id"])
+    c(api, "delete", PLATFORM + "/templates/{id}", 204, id=sms["id"])
+    Message.objects.filter(pk=draft["id"]).update(status="sent", recipients_count=1, sent_count=1)
+    refused = c(api, "patch", PLATFORM + "/messages/{id}", 409, id=draft["id"], data={"body": "x"})
+    assert refused["code"] == "INVALID_STATE_TRANSITION"
+    c(api, "post", f"{PLATFORM}/messages", 400, data={**body, "status": "sent"})
 
 
 def test_the_check_catches_drift(document):

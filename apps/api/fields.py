@@ -105,6 +105,29 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class OrganizationIdsField(serializers.ListField):
+    """A list of ids of `model` rows that must all belong to the caller's organization (one query); duplicates
+    are dropped, the order kept. Another organization's or an unknown id is a 400 naming it. At most `max_length`
+    ids (100 unless told)."""
+
+    def __init__(self, model, noun, **kwargs):
+        self.model = model
+        self.noun = noun
+        kwargs.setdefault("max_length", 100)
+        super().__init__(child=StrictIntegerField(min_value=1), **kwargs)
+
+    def to_internal_value(self, data):
+        ids = list(dict.fromkeys(super().to_internal_value(data)))
+        organization = self.context["request"].organization
+        found = set(self.model.objects.filter(organization=organization, id__in=ids).values_list("id", flat=True))
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise serializers.ValidationError(
+                f"No {self.noun} with id {', '.join(map(str, missing))} exists in this organization."
+            )
+        return ids
+
+
 class StrictDecimalField(serializers.DecimalField):
     """A JSON number (integer or float; no `"12.50"` or `true`), then DRF's digit and range checks."""
 

@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import (
+    OrganizationIdsField,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -18,28 +19,6 @@ from apps.clubs.models import AreaType, Club
 from ..choices import DocumentAppliesTo, DocumentRequirement, DocumentType, PolicyAppliesTo
 
 MAX_IDS = 100
-
-
-class OrganizationIdsField(serializers.ListField):
-    """A list of ids of `model` rows that must all belong to the caller's organization (one query); duplicates
-    are dropped, the order kept. Another organization's or an unknown id is a 400 naming it."""
-
-    def __init__(self, model, noun, **kwargs):
-        self.model = model
-        self.noun = noun
-        kwargs.setdefault("max_length", MAX_IDS)
-        super().__init__(child=StrictIntegerField(min_value=1), **kwargs)
-
-    def to_internal_value(self, data):
-        ids = list(dict.fromkeys(super().to_internal_value(data)))
-        organization = self.context["request"].organization
-        found = set(self.model.objects.filter(organization=organization, id__in=ids).values_list("id", flat=True))
-        missing = [i for i in ids if i not in found]
-        if missing:
-            raise serializers.ValidationError(
-                f"No {self.noun} with id {', '.join(map(str, missing))} exists in this organization."
-            )
-        return ids
 
 
 class AlwaysEmptyIdsField(serializers.ListField):

@@ -25,7 +25,18 @@ DEMO_EMAIL = "demo@example.com"
 DEMO_PASSWORD = "demo-password"
 DEMO_KEY_NAME = "Demo key"
 # Each app's `apps/<app>/demo.py:seed(organization, ctx)`, in this order; later apps read what earlier ones put in ctx.
-DEMO_APPS = ("clubs", "contacts", "instructors", "classes", "billing", "products", "bookings", "policies", "invoices")
+DEMO_APPS = (
+    "clubs",
+    "contacts",
+    "instructors",
+    "classes",
+    "billing",
+    "products",
+    "bookings",
+    "policies",
+    "invoices",
+    "messaging",
+)
 
 
 def load_demo_module(app: str):

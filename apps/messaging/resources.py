@@ -1,0 +1,127 @@
+"""Template and Message shapes. A page costs one query: a message's contact ids are an SQL subquery."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.expressions import related_ids
+from apps.api.resources import Describe, PresentContext, Resource
+
+from . import models
+from .choices import MessageChannel, MessageStatus
+
+
+class Template(TypedDict):
+    id: int
+    name: str
+    channel: MessageChannel
+    subject: Annotated[str | None, Describe("E-mail only (required there); null for SMS.")]
+    body: Annotated[
+        str,
+        Describe(
+            "Django template syntax, sandboxed: `{{ variable }}` placeholders, `{% if %}`; SMS at most 1600 "
+            "characters; an e-mail body is HTML."
+        ),
+    ]
+    variables: Annotated[
+        list[str], Describe("Read-only: the variable names the subject and body read, in order of first use.")
+    ]
+    isActive: bool
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class MessageDelivery(TypedDict):
+    recipients: Annotated[int, Describe("Contacts the message is (or was) addressed to.")]
+    sent: Annotated[int, Describe("Handed to the e-mail or SMS provider.")]
+    delivered: Annotated[int, Describe("Confirmed delivered by the provider (0 until providers report receipts).")]
+    failed: Annotated[int, Describe("Not sent: archived contact, no address on the channel, or refused.")]
+    opened: Annotated[int, Describe("Opened by the recipient (0 until open tracking exists).")]
+
+
+class Message(TypedDict):
+    id: int
+    channel: MessageChannel
+    subject: Annotated[str | None, Describe("E-mail only (required there); null for SMS.")]
+    body: Annotated[str, Describe("Rendered for each contact when sent (the template syntax of Template.body).")]
+    templateId: Annotated[int | None, Describe("The template it was drafted from; null when none or deleted.")]
+    contactIds: list[int]
+    status: Annotated[
+        MessageStatus, Describe("Only `draft` is set through the API; a person sends a draft from the admin app.")
+    ]
+    delivery: MessageDelivery
+    sentAt: dt.datetime | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class TemplateResource(Resource):
+    shape = Template
+    model = models.MessageTemplate
+    columns = ("id", "name", "channel", "subject", "body", "variables", "is_active", "created_at", "updated_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> Template:
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "channel": row["channel"],
+            "subject": row["subject"],
+            "body": row["body"],
+            "variables": list(row["variables"] or []),
+            "isActive": row["is_active"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class MessageResource(Resource):
+    shape = Message
+    model = models.Message
+    columns = (
+        "id",
+        "channel",
+        "subject",
+        "body",
+        "template_id",
+        "contact_ids",
+        "status",
+        "recipients_count",
+        "sent_count",
+        "delivered_count",
+        "failed_count",
+        "opened_count",
+        "sent_at",
+        "created_at",
+        "updated_at",
+    )
+
+    def annotate(self, queryset):
+        return queryset.annotate(
+            contact_ids=related_ids(models.Message.contacts.through.objects, "message_id", "contact_id")
+        )
+
+    def present(self, row: dict, ctx: PresentContext) -> Message:
+        contact_ids = sorted(row["contact_ids"] or ())
+        draft = row["status"] == MessageStatus.DRAFT
+        return {
+            "id": row["id"],
+            "channel": row["channel"],
+            "subject": row["subject"],
+            "body": row["body"],
+            "templateId": row["template_id"],
+            "contactIds": contact_ids,
+            "status": row["status"],
+            "delivery": {
+                "recipients": len(contact_ids) if draft else row["recipients_count"],
+                "sent": row["sent_count"],
+                "delivered": row["delivered_count"],
+                "failed": row["failed_count"],
+                "opened": row["opened_count"],
+            },
+            "sentAt": row["sent_at"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+TEMPLATE = TemplateResource()
+MESSAGE = MessageResource()

@@ -1,0 +1,70 @@
+"""A draft sent from the admin while the API edits or deletes it, on real parallel connections: the row lock
+lets exactly one of them win, and what is sent is what is stored."""
+
+import threading
+from functools import partial
+
+import pytest
+from django.core import mail
+from django.db import connection
+
+from apps.api.exceptions import ApiError
+from apps.contacts.models import Contact
+from apps.messaging import services
+from apps.messaging.models import Message
+
+URL = "/v1/platform/messages"
+
+
+def _race(calls):
+    """Run the callables at the same moment, each on its own connection; returns their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait(timeout=30)
+            results[i] = call()
+        except ApiError as exc:
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def _draft(organization, contact):
+    message = Message.objects.create(organization=organization, channel="email", subject="S", body="<p>Old</p>")
+    message.contacts.set([contact])
+    return message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_send_and_edit_or_delete_never_both_win(organization, client_for):
+    api = client_for("messages:write messages:read")
+    contact = Contact.objects.create(organization=organization, first_name="Ana", email="ana@example.com")
+    for round_ in range(4):
+        mail.outbox.clear()
+        message = _draft(organization, contact)
+        url = f"{URL}/{message.pk}"
+        if round_ % 2:
+            edit = partial(api.patch, url, {"body": "<p>New</p>"}, format="json")
+        else:
+            edit = partial(api.delete, url)
+        response, sent = _race([edit, partial(services.start_sending, message)])
+        stored = Message.objects.filter(pk=message.pk).first()
+        if isinstance(sent, ApiError):  # the edit won: the draft was changed (or deleted) and nothing was sent
+            assert response.status_code in (200, 204), response.content
+            assert sent.status_code in (404, 409)
+            assert mail.outbox == []
+            assert stored is None or stored.status == "draft"
+        else:  # the send won: the edit is refused and the old text went out
+            assert response.status_code == 409, response.content
+            assert response.json()["code"] == "INVALID_STATE_TRANSITION"
+            assert stored.status == "sent"
+            assert [m.alternatives[0].content for m in mail.outbox] == ["<p>Old</p>"]
