@@ -20,6 +20,8 @@ MCP_URL = env("MCP_URL", default=f"{BASE_URL}/mcp").rstrip("/")
 AUTH_URL = env("AUTH_URL", default=BASE_URL).rstrip("/")
 MARKETPLACE_URL = env("MARKETPLACE_URL", default=f"{BASE_URL}/marketplace").rstrip("/")
 SITE_HOST = env("SITE_HOST", default="sites.localhost")
+# Scheme of the published websites' addresses (`https` in production; `http` for a local demo).
+SITE_SCHEME = env("SITE_SCHEME", default="https")
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST}"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -50,6 +52,7 @@ INSTALLED_APPS = [
     "apps.notifications",
     "apps.domain_events",
     "apps.pricing",
+    "apps.website",
 ]
 
 MIDDLEWARE = [
@@ -214,6 +217,7 @@ SPECTACULAR_SETTINGS = {
         "AvailabilityStatusEnum": "apps.classes.choices.AvailabilityStatus",
         "BillingFrequencyEnum": "apps.billing.choices.BillingFrequency",
         "BookingPolicyAppliesToEnum": "apps.policies.choices.PolicyAppliesTo",
+        "ButtonStyleEnum": "apps.website.choices.ButtonStyle",
         "BookingStatusEnum": "apps.bookings.choices.BookingStatus",
         "BookingTypeEnum": "apps.bookings.choices.BookingType",
         "BookingWriteStatusEnum": "apps.bookings.choices.WRITABLE_BOOKING_STATUSES",
@@ -230,8 +234,11 @@ SPECTACULAR_SETTINGS = {
         "EndsTypeEnum": "apps.classes.choices.EndsType",
         "EntranceMethodEnum": "apps.bookings.choices.EntranceMethod",
         "FrequencyEnum": "apps.classes.choices.Frequency",
+        "NotIndexableReasonEnum": "apps.website.choices.NotIndexableReason",
         "PaymentStatusEnum": "apps.bookings.choices.PaymentStatus",
+        "PublisherTypeEnum": "apps.website.choices.PublisherType",
         "RateTypeEnum": "apps.instructors.choices.RateType",
+        "SectionPlacementEnum": "apps.website.choices.SectionPlacement",
         "SessionUnitEnum": "apps.billing.choices.SessionUnit",
         "TimeStatusEnum": "apps.classes.choices.TimeStatus",
         "TransactionPaymentStatusEnum": "apps.transactions.choices.TransactionPaymentStatus",

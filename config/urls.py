@@ -18,6 +18,7 @@ platform_urls = [
     path("", include("apps.billing.api.urls")),
     path("", include("apps.pricing.api.urls")),
     path("", include("apps.policies.api.urls")),
+    path("", include("apps.website.api.urls")),
 ]
 
 urlpatterns = [
