@@ -14,10 +14,11 @@ def site_url(slug: str, domain: str | None) -> str:
 
 
 def page_path(page_slug: str, is_homepage: bool, locale: str | None = None, default_language: str | None = None) -> str:
-    """`/` for the homepage whatever its slug, `/<slug>` otherwise; `/<locale>` prefixed for a non-default locale."""
+    """`/` for the homepage whatever its slug, `/<slug>` otherwise; prefixed `/<locale>` for a non-default locale
+    (`/es/`, `/es/about`)."""
     path = "/" if is_homepage else f"/{page_slug}"
     if locale and locale != default_language:
-        path = f"/{locale}" + ("" if path == "/" else path)
+        path = f"/{locale}{path}"
     return path
 
 
