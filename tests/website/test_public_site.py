@@ -126,7 +126,7 @@ def test_the_class_schedule_shows_upcoming_public_classes_on_the_club_clock(api,
     body = visit().content.decode()
     assert "Sunset yoga" in body and "Members only" not in body
     local = start.astimezone(ZoneInfo("Europe/Madrid")).strftime("%H:%M")
-    assert local in ("17:00", "18:00") and f">{local}</time>" in body
+    assert local in ("17:00", "18:00") and f">{local}</time>–" in body
 
 
 @pytest.mark.django_db
