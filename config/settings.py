@@ -23,7 +23,9 @@ SITE_HOST = env("SITE_HOST", default="sites.localhost")
 # Scheme of the published websites' addresses (`https` in production; `http` for a local demo).
 SITE_SCHEME = env("SITE_SCHEME", default="https")
 
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST}"])
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST.split(':')[0]}"]
+)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [

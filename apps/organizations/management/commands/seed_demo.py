@@ -24,8 +24,9 @@ DEMO_ORGANIZATION = {
 DEMO_EMAIL = "demo@example.com"
 DEMO_PASSWORD = "demo-password"
 DEMO_KEY_NAME = "Demo key"
-# Each app's `apps/<app>/demo.py:seed(organization, ctx)`, in this order; later apps read what earlier ones put in ctx.
-DEMO_APPS = ("clubs", "contacts", "instructors", "classes", "billing", "products", "bookings", "policies")
+# Each app's `apps/<app>/demo.py:seed(organization, ctx)`, in this order; later apps read what earlier ones put in ctx,
+# and lines an app appends to `ctx["notes"]` are printed before the sign-in and the key.
+DEMO_APPS = ("clubs", "contacts", "instructors", "classes", "billing", "products", "bookings", "policies", "website")
 
 
 def load_demo_module(app: str):
@@ -76,6 +77,8 @@ class Command(BaseCommand):
                 description="Created by seed_demo. Run seed_demo again for a fresh one.",
                 scopes=["*"],
             )
+        for note in ctx.get("notes", []):
+            self.stdout.write(note)
         self.stdout.write(f"Admin sign-in: {DEMO_EMAIL} / {DEMO_PASSWORD}")
         self.stdout.write(f"Demo API key: {token}")
 
