@@ -16,7 +16,7 @@ from apps.api.fields import (
 from apps.clubs.models import Club
 
 from ..choices import ButtonStyle
-from ..section_types import HTML_ID_MAX
+from ..section_types import HTML_ID_MAX, LOCALE_RE
 
 SLUG_PATTERN = r"^[a-z0-9-]+$"
 SECTION_CONFIG_LIMITS = {"max_bytes": 100_000, "max_depth": 6}
@@ -56,16 +56,32 @@ class SectionUpdateSerializer(serializers.Serializer):
     position = StrictIntegerField(min_value=0, required=False)
 
 
-class PageTranslationSerializer(serializers.Serializer):
-    metaTitle = StrictCharField(max_length=200, required=False, allow_null=True)
-    metaDescription = StrictCharField(max_length=500, required=False, allow_null=True)
+PAGE_TRANSLATION_LIMITS = {"metaTitle": 200, "metaDescription": 500}
 
 
-class PageTranslationsField(serializers.DictField):
-    child = PageTranslationSerializer()
+class PageTranslationsField(BoundedJSONObjectField):
+    """`{locale: {metaTitle?, metaDescription?}}`: strings (or null) within the page fields' own limits."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_bytes=50_000, max_depth=2, **kwargs)
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
+        errors = {}
+        for locale, fields in value.items():
+            if not LOCALE_RE.match(str(locale)):
+                errors[str(locale)] = ["Not a language code."]
+            elif not isinstance(fields, dict):
+                errors[locale] = ["Must be an object with metaTitle and/or metaDescription."]
+            else:
+                for name, text in fields.items():
+                    limit = PAGE_TRANSLATION_LIMITS.get(name)
+                    if limit is None:
+                        errors[f"{locale}.{name}"] = ["Only metaTitle and metaDescription are translated here."]
+                    elif text is not None and (not isinstance(text, str) or len(text) > limit):
+                        errors[f"{locale}.{name}"] = [f"Must be a string of at most {limit} characters, or null."]
+        if errors:
+            raise serializers.ValidationError(errors)
         return {locale: dict(fields) for locale, fields in value.items()}
 
 
@@ -98,17 +114,17 @@ class LayoutUpdateSerializer(serializers.Serializer):
 
 
 class ColorsSerializer(serializers.Serializer):
-    primary = serializers.CharField(required=False, help_text="#rgb or #rrggbb")
-    secondary = serializers.CharField(required=False)
-    accent = serializers.CharField(required=False)
-    background = serializers.CharField(required=False)
-    text = serializers.CharField(required=False)
+    primary = serializers.CharField(max_length=7, required=False, help_text="#rgb or #rrggbb")
+    secondary = serializers.CharField(max_length=7, required=False)
+    accent = serializers.CharField(max_length=7, required=False)
+    background = serializers.CharField(max_length=7, required=False)
+    text = serializers.CharField(max_length=7, required=False)
 
 
 class TypographySerializer(serializers.Serializer):
-    headingFont = serializers.CharField(required=False)
-    bodyFont = serializers.CharField(required=False)
-    baseSize = serializers.CharField(required=False, help_text="A CSS length: 16px, 1rem.")
+    headingFont = serializers.CharField(max_length=100, required=False)
+    bodyFont = serializers.CharField(max_length=100, required=False)
+    baseSize = serializers.CharField(max_length=10, required=False, help_text="A CSS length: 16px, 1rem.")
 
 
 @extend_schema_serializer(component_name="WebsiteStylesUpdate")
@@ -117,7 +133,7 @@ class StylesUpdateSerializer(serializers.Serializer):
 
     colors = ColorsSerializer(required=False)
     typography = TypographySerializer(required=False)
-    radius = serializers.CharField(required=False)
+    radius = serializers.CharField(max_length=10, required=False)
     buttonStyle = serializers.ChoiceField(choices=ButtonStyle.choices, required=False)
 
 
