@@ -70,8 +70,54 @@ def ensure_database():
             print(f"created database {config['NAME']}")
 
 
-def seed() -> tuple[str, str]:
-    """Organization, key and list rows; returns (token, list path)."""
+def seed_website(organization) -> str:
+    """The organization's website published with a homepage of live sections; returns its host."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from apps.billing.models import Plan
+    from apps.classes.models import ClassOccurrence
+    from apps.clubs.models import Club
+    from apps.website import services as website_services
+    from apps.website.models import Page
+
+    website = website_services.ensure_default_website(organization)
+    club, _ = Club.objects.get_or_create(
+        organization=organization, slug="bench-club", defaults={"name": "Bench club", "timezone": "Europe/Madrid"}
+    )
+    if not Plan.objects.filter(organization=organization).exists():
+        Plan.objects.bulk_create(
+            Plan(organization=organization, name=f"Plan {i}", price=Decimal("30") + i) for i in range(6)
+        )
+    if not ClassOccurrence.objects.filter(organization=organization).exists():
+        start = timezone.now().replace(minute=0, second=0, microsecond=0) + dt.timedelta(hours=2)
+        ClassOccurrence.objects.bulk_create(
+            ClassOccurrence(
+                organization=organization,
+                club=club,
+                name=f"Class {i}",
+                start_time=start + dt.timedelta(hours=3 * i),
+                end_time=start + dt.timedelta(hours=3 * i + 1),
+            )
+            for i in range(40)
+        )
+    sections = [
+        {"type": "hero", "config": {"title": "Bench Gym", "subtitle": "Courts and classes"}},
+        {"type": "text", "config": {"heading": "About", "body": "<p>" + "Text. " * 200 + "</p>"}},
+        {"type": "plans", "config": {"showFeatures": True}},
+        {"type": "class-schedule", "config": {"days": 7}},
+        {"type": "contact", "config": {}},
+    ]
+    if not Page.objects.filter(website=website).exists():
+        website_services.create_page(website, {"slug": "home", "title": "Home", "sections": sections})
+        website_services.publish(website, note="bench", published_by=("user", "bench"))
+    return f"{website.slug}.sites.localhost"
+
+
+def seed() -> tuple[str, str, str]:
+    """Organization, key, list rows and a published website; returns (token, list path, website host)."""
     from django.core.management import call_command
     from django.urls import Resolver404, resolve
 
@@ -95,18 +141,18 @@ def seed() -> tuple[str, str]:
         list_path = f"/v1/platform/contacts?limit={LIST_ROWS}"
     except Resolver404:
         list_path = f"/v1/platform/bench-contacts?limit={LIST_ROWS}"
-    return token, list_path
+    return token, list_path, seed_website(organization)
 
 
-def capture(token: str, paths: dict[str, str]):
-    """Store the API's response bytes for the bare views."""
+def capture(token: str, paths: dict[str, tuple[str, dict]]):
+    """Store the API's (or the website's) response bytes for the bare views."""
     from django.test import Client
 
     capture_dir = Path(os.environ["BENCH_CAPTURE_DIR"])
     capture_dir.mkdir(parents=True, exist_ok=True)
     client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
-    for name, path in paths.items():
-        response = client.get(path)
+    for name, (path, headers) in paths.items():
+        response = client.get(path, headers=headers)
         if response.status_code != 200:
             raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
         (capture_dir / f"{name}.json").write_bytes(response.content)
@@ -201,23 +247,25 @@ def main():
     import django
 
     django.setup()
-    token, list_path = seed()
-    scenarios = [("GET /v1/platform/me", "/v1/platform/me", "/bench/bare/me", "me")]
-    scenarios.append((f"GET {list_path}", list_path, "/bench/bare/list", "list"))
-    capture(token, {name: api_path for _, api_path, _, name in scenarios})
+    token, list_path, site_host = seed()
+    auth = {"Authorization": f"Bearer {token}"}
+    # (label, path, bare twin, capture name, request headers)
+    scenarios = [("GET /v1/platform/me", "/v1/platform/me", "/bench/bare/me", "me", auth)]
+    scenarios.append((f"GET {list_path}", list_path, "/bench/bare/list", "list", auth))
+    scenarios.append(("GET / (published website page)", "/", "/bench/bare/site", "site", {"Host": site_host}))
+    capture(token, {name: (api_path, headers) for _, api_path, _, name, headers in scenarios})
 
     from django.db import connections
 
     connections.close_all()
     port = free_port()
     server = start_server(port)
-    auth = {"Authorization": f"Bearer {token}"}
     rows = []
     try:
-        for label, api_path, bare_path, _ in scenarios:
-            load(port, api_path, auth, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
+        for label, api_path, bare_path, _, headers in scenarios:
+            load(port, api_path, headers, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
             load(port, bare_path, {}, 300, 10, CONCURRENCY)
-            api = load(port, api_path, auth, REQUESTS, SECONDS, CONCURRENCY)
+            api = load(port, api_path, headers, REQUESTS, SECONDS, CONCURRENCY)
             bare = load(port, bare_path, {}, REQUESTS, SECONDS, CONCURRENCY)
             rows.append((label, api, bare))
     finally:

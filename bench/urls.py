@@ -68,6 +68,7 @@ router.register("bench-contacts", BenchContactListViewSet, basename="bench-conta
 urlpatterns = [
     path("bench/bare/me", bare_view("me")),
     path("bench/bare/list", bare_view("list")),
+    path("bench/bare/site", bare_view("site")),
     path("v1/platform/", include(router.urls)),
 ] + project_urls.urlpatterns
 

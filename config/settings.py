@@ -22,6 +22,8 @@ MARKETPLACE_URL = env("MARKETPLACE_URL", default=f"{BASE_URL}/marketplace").rstr
 SITE_HOST = env("SITE_HOST", default="sites.localhost")
 # Scheme of the published websites' addresses (`https` in production; `http` for a local demo).
 SITE_SCHEME = env("SITE_SCHEME", default="https")
+# How long a rendered page of a published website is reused (its live plans and classes may lag that long).
+WEBSITE_PAGE_CACHE_SECONDS = env.int("WEBSITE_PAGE_CACHE_SECONDS", default=30)
 
 ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST.split(':')[0]}"]

@@ -93,7 +93,7 @@ def test_docs_page_renders(db):
 
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
 VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
-SINGLETONS = {"me", "organization"}
+SINGLETONS = {"me", "organization", "website", "layout", "styles", "seo_settings"}
 
 
 def _singular(segment):

@@ -235,13 +235,13 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         if html_id is not None and not any(section["htmlId"] == html_id for section in page.sections):
             raise NotFound("No section with that htmlId on this page.")
 
-    @_schema("website_sections_list", "List a page's sections", "In page order.", responses={200: SECTION(many=True)})
+    @_schema("website_page_sections_list", "List a page's sections", "In page order.", responses={200: SECTION(many=True)})
     def list(self, request, pageId):
         page = self.paginate_queryset(self.get_page().sections)
         return self.get_paginated_response(page)
 
     @_schema(
-        "website_sections_create",
+        "website_page_sections_create",
         "Add a section to a page",
         "Appends unless `position` (0-based) is given. An unknown `type`, a type not allowed on pages, or a "
         "`config` that fails the type's schema gets 400 naming the field; a taken `htmlId` gets 409 "
@@ -254,7 +254,7 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         return self.created(section, location=f"{request.path.rstrip('/')}/{section['htmlId']}")
 
     @_schema(
-        "website_sections_update",
+        "website_page_sections_update",
         "Update a section",
         "`config`, `translations`, `htmlId` and `position`; the objects are replaced whole.",
         request=SectionUpdateSerializer,
@@ -264,7 +264,7 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         data = self.validated(SectionUpdateSerializer, partial=True)
         return Response(services.update_section(self.get_page(), htmlId, data))
 
-    @_schema("website_sections_delete", "Delete a section", responses={204: DELETED})
+    @_schema("website_page_sections_delete", "Delete a section", responses={204: DELETED})
     def destroy(self, request, pageId, htmlId):
         services.delete_section(self.get_page(), htmlId)
         return Response(status=204)

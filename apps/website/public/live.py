@@ -30,9 +30,9 @@ class LiveData:
 
     def _plans(self) -> list[Plan]:
         return list(
-            Plan.objects.filter(organization=self.organization, is_active=True, visibility=Visibility.PUBLIC).order_by(
-                "price", "id"
-            )
+            Plan.objects.filter(organization=self.organization, is_active=True, visibility=Visibility.PUBLIC)
+            .only("id", "name", "description", "price", "signup_fee", "billing_frequency", "features", "translations")
+            .order_by("price", "id")
         )
 
     def _classes(self, days: int) -> list[ClassOccurrence]:
@@ -47,6 +47,7 @@ class LiveData:
             )
             .filter(~Q(status=ClassStatus.CANCELLED))
             .select_related("club")
+            .only("id", "name", "start_time", "end_time", "club_id", "class_type_id", "club__name", "club__timezone")
             .order_by("start_time", "id")[:MAX_SCHEDULE_ROWS]
         )
 

@@ -11,6 +11,8 @@ from decimal import Decimal
 from xml.sax.saxutils import escape
 
 import nh3
+from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -107,6 +109,22 @@ class SiteRenderer:
         return response
 
     def serve(self, path: str) -> HttpResponse:
+        """The response for `path`. A rendered release page is kept in the shared cache for
+        `WEBSITE_PAGE_CACHE_SECONDS` (keyed on the release and the path), so live data shows within that time."""
+        seconds = settings.WEBSITE_PAGE_CACHE_SECONDS
+        if self.preview_base is not None or not seconds:
+            return self._serve(path)
+        key = f"website:page:{self.website.pk}:{self.version}:{hashlib.sha256(path.encode()).hexdigest()[:24]}"
+        cached = cache.get(key)
+        if cached is not None:
+            body, content_type = cached
+            return self.respond(body, content_type)
+        response = self._serve(path)
+        if response.status_code == 200:
+            cache.set(key, (response.content.decode(), response["Content-Type"]), seconds)
+        return response
+
+    def _serve(self, path: str) -> HttpResponse:
         if self.preview_base is None and path == "/sitemap.xml":
             return self.respond(self.sitemap(), "application/xml; charset=utf-8")
         if self.preview_base is None and path == "/robots.txt":
