@@ -12,6 +12,8 @@ PLAIN_READ_TESTS ?= tests/fastread tests/test_contract.py tests/test_openapi_con
 	tests/bookings/test_list_query_counts.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The demo's published website answers on <slug>.$(SITE_HOST) (browsers resolve *.localhost to this machine).
+SITE_HOST ?= sites.localhost:$(PORT)
 
 .PHONY: run test install dotenv services lint bench worker beat migrate clean
 
@@ -30,11 +32,12 @@ dotenv:
 # A local demo on purpose, so seeding its well-known admin is allowed although DEBUG is off.
 run: install dotenv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo --allow-production
+	SITE_SCHEME=http SITE_HOST=$(SITE_HOST) $(BIN)/python manage.py seed_demo --allow-production
 	@echo "Platform API:    http://$(HOST):$(PORT)/v1/platform/me"
 	@echo "OpenAPI:         http://$(HOST):$(PORT)/v1/openapi.json  (docs: /v1/docs)"
 	@echo "Admin:           http://$(HOST):$(PORT)/admin/  (demo@example.com / demo-password)"
-	$(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
+	@echo "Website:         http://demo.$(SITE_HOST)/"
+	SITE_SCHEME=http SITE_HOST=$(SITE_HOST) $(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
 
 services:
 	@bash scripts/ensure-services.sh

@@ -77,6 +77,52 @@ def ensure_database():
             print(f"created database {config['NAME']}")
 
 
+def seed_website(organization) -> str:
+    """The organization's website published with a homepage of live sections; returns its host."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from apps.billing.models import Plan
+    from apps.classes.models import ClassOccurrence
+    from apps.clubs.models import Club
+    from apps.website import services as website_services
+    from apps.website.models import Page
+
+    website = website_services.ensure_default_website(organization)
+    club, _ = Club.objects.get_or_create(
+        organization=organization, slug="bench-club", defaults={"name": "Bench club", "timezone": "Europe/Madrid"}
+    )
+    if not Plan.objects.filter(organization=organization).exists():
+        Plan.objects.bulk_create(
+            Plan(organization=organization, name=f"Plan {i}", price=Decimal("30") + i) for i in range(6)
+        )
+    if not ClassOccurrence.objects.filter(organization=organization).exists():
+        start = timezone.now().replace(minute=0, second=0, microsecond=0) + dt.timedelta(hours=2)
+        ClassOccurrence.objects.bulk_create(
+            ClassOccurrence(
+                organization=organization,
+                club=club,
+                name=f"Class {i}",
+                start_time=start + dt.timedelta(hours=3 * i),
+                end_time=start + dt.timedelta(hours=3 * i + 1),
+            )
+            for i in range(40)
+        )
+    sections = [
+        {"type": "hero", "config": {"title": "Bench Gym", "subtitle": "Courts and classes"}},
+        {"type": "text", "config": {"heading": "About", "body": "<p>" + "Text. " * 200 + "</p>"}},
+        {"type": "plans", "config": {"showFeatures": True}},
+        {"type": "class-schedule", "config": {"days": 7}},
+        {"type": "contact", "config": {}},
+    ]
+    if not Page.objects.filter(website=website).exists():
+        website_services.create_page(website, {"slug": "home", "title": "Home", "sections": sections})
+        website_services.publish(website, note="bench", published_by=("user", "bench"))
+    return f"{website.slug}.sites.localhost"
+
+
 def seed() -> tuple[str, str]:
     """Organization, key and list rows; returns (token, list path)."""
     from django.core.management import call_command
@@ -167,14 +213,14 @@ def seed_ledger() -> tuple[str, str, str]:
     return token, start.isoformat(), end.isoformat()
 
 
-def capture(paths: dict[str, tuple[str, str]]):
-    """Store the API's response bytes for the bare views."""
+def capture(paths: dict[str, tuple[str, dict]]):
+    """Store the API's (or a website's) response bytes for the bare views."""
     from django.test import Client
 
     capture_dir = Path(os.environ["BENCH_CAPTURE_DIR"])
     capture_dir.mkdir(parents=True, exist_ok=True)
-    for name, (path, token) in paths.items():
-        response = Client(HTTP_AUTHORIZATION=f"Bearer {token}").get(path)
+    for name, (path, headers) in paths.items():
+        response = Client().get(path, headers=headers)
         if response.status_code != 200:
             raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
         (capture_dir / f"{name}.json").write_bytes(response.content)
@@ -271,18 +317,25 @@ def main():
     django.setup()
     token, list_path = seed()
     ledger_token, start, end = seed_ledger()
+    from apps.organizations.models import Organization
+
+    site_host = seed_website(Organization.objects.get(slug="bench-org"))
     year = f"startDate={start}&endDate={end}"
+    auth = {"Authorization": f"Bearer {token}"}
+    ledger = {"Authorization": f"Bearer {ledger_token}"}
+    # (label, path, bare twin's name, request headers)
     scenarios = [
-        ("GET /v1/platform/me", "/v1/platform/me", "me", token),
-        (f"GET {list_path}", list_path, "list", token),
+        ("GET /v1/platform/me", "/v1/platform/me", "me", auth),
+        (f"GET {list_path}", list_path, "list", auth),
         (f"transactions, {LEDGER_ROWS // 1000}k in a year, 200/page", f"/v1/platform/transactions?{year}&limit=200",
-         "transactions", ledger_token),
+         "transactions", ledger),
         ("revenue report, 366 days by month", f"/v1/platform/transactions/summary?{year}&groupBy=month", "revenue",
-         ledger_token),
+         ledger),
+        ("published website page (GET /)", "/", "site", {"Host": site_host}),
     ]  # fmt: skip
     if ONLY:
         scenarios = [scenario for scenario in scenarios if scenario[2] in ONLY]
-    capture({name: (api_path, key) for _, api_path, name, key in scenarios})
+    capture({name: (api_path, headers) for _, api_path, name, headers in scenarios})
 
     from django.db import connections
 
@@ -291,12 +344,11 @@ def main():
     server = start_server(port)
     rows = []
     try:
-        for label, api_path, name, key in scenarios:
-            auth = {"Authorization": f"Bearer {key}"}
+        for label, api_path, name, headers in scenarios:
             bare_path = f"/bench/bare/{name}"
-            load(port, api_path, auth, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
+            load(port, api_path, headers, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
             load(port, bare_path, {}, 300, 10, CONCURRENCY)
-            api = load(port, api_path, auth, REQUESTS, SECONDS, CONCURRENCY)
+            api = load(port, api_path, headers, REQUESTS, SECONDS, CONCURRENCY)
             bare = load(port, bare_path, {}, REQUESTS, SECONDS, CONCURRENCY)
             rows.append((label, api, bare))
     finally:

@@ -66,7 +66,7 @@ router = SimpleRouter(trailing_slash=False)
 router.register("bench-contacts", BenchContactListViewSet, basename="bench-contacts")
 
 urlpatterns = [
-    *(path(f"bench/bare/{name}", bare_view(name)) for name in ("me", "list", "transactions", "revenue")),
+    *(path(f"bench/bare/{name}", bare_view(name)) for name in ("me", "list", "transactions", "revenue", "site")),
     path("v1/platform/", include(router.urls)),
 ] + project_urls.urlpatterns
 

@@ -20,8 +20,14 @@ MCP_URL = env("MCP_URL", default=f"{BASE_URL}/mcp").rstrip("/")
 AUTH_URL = env("AUTH_URL", default=BASE_URL).rstrip("/")
 MARKETPLACE_URL = env("MARKETPLACE_URL", default=f"{BASE_URL}/marketplace").rstrip("/")
 SITE_HOST = env("SITE_HOST", default="sites.localhost")
+# Scheme of the published websites' addresses (`https` in production; `http` for a local demo).
+SITE_SCHEME = env("SITE_SCHEME", default="https")
+# How long a rendered page of a published website is reused (its live plans and classes may lag that long).
+WEBSITE_PAGE_CACHE_SECONDS = env.int("WEBSITE_PAGE_CACHE_SECONDS", default=30)
 
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST}"])
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST.split(':')[0]}"]
+)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -52,10 +58,12 @@ INSTALLED_APPS = [
     "apps.pricing",
     "apps.analytics",
     "apps.messaging",
+    "apps.website",
 ]
 
 MIDDLEWARE = [
     "apps.api.middleware.RequestIdMiddleware",
+    "apps.website.public.middleware.WebsiteHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -218,6 +226,7 @@ SPECTACULAR_SETTINGS = {
         "AvailabilityStatusEnum": "apps.classes.choices.AvailabilityStatus",
         "BillingFrequencyEnum": "apps.billing.choices.BillingFrequency",
         "BookingPolicyAppliesToEnum": "apps.policies.choices.PolicyAppliesTo",
+        "ButtonStyleEnum": "apps.website.choices.ButtonStyle",
         "BookingStatusEnum": "apps.bookings.choices.BookingStatus",
         "BookingTypeEnum": "apps.bookings.choices.BookingType",
         "BookingWriteStatusEnum": "apps.bookings.choices.WRITABLE_BOOKING_STATUSES",
@@ -237,8 +246,11 @@ SPECTACULAR_SETTINGS = {
         "InvoiceStatusEnum": "apps.invoices.choices.InvoiceStatus",
         "MessageChannelEnum": "apps.messaging.choices.MessageChannel",
         "MessageStatusEnum": "apps.messaging.choices.MessageStatus",
+        "NotIndexableReasonEnum": "apps.website.choices.NotIndexableReason",
         "PaymentStatusEnum": "apps.bookings.choices.PaymentStatus",
+        "PublisherTypeEnum": "apps.website.choices.PublisherType",
         "RateTypeEnum": "apps.instructors.choices.RateType",
+        "SectionPlacementEnum": "apps.website.choices.SectionPlacement",
         "SessionUnitEnum": "apps.billing.choices.SessionUnit",
         "TimeStatusEnum": "apps.classes.choices.TimeStatus",
         "TransactionPaymentStatusEnum": "apps.transactions.choices.TransactionPaymentStatus",

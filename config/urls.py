@@ -22,6 +22,7 @@ platform_urls = [
     path("", include("apps.policies.api.urls")),
     path("", include("apps.analytics.api.urls")),
     path("", include("apps.messaging.api.urls")),
+    path("", include("apps.website.api.urls")),
 ]
 
 urlpatterns = [

@@ -68,7 +68,8 @@ def test_list_query_count_does_not_grow(case, organization, api):
 def _resource_of(path):
     """The `resource` a path's view declares (None for computed lists), resolved without touching the database."""
     view = resolve(re.sub(r"\{[^}]+\}", "1", path).split("?")[0]).func
-    return getattr(getattr(view, "cls", None), "resource", None)
+    cls = getattr(view, "cls", None)
+    return getattr(cls, "list_resource", None) or getattr(cls, "resource", None)
 
 
 @pytest.mark.parametrize(

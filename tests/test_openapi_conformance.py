@@ -758,6 +758,39 @@ def test_templates_and_messages(c, api, organization, contact):
     c(api, "post", f"{PLATFORM}/messages", 400, data={**body, "status": "sent"})
 
 
+def test_website_pages_sections_publishing(c, api, club):
+    base = f"{PLATFORM}/website"
+    c(api, "get", f"{PLATFORM}/websites", 200)
+    website = c(api, "get", base, 200)
+    c(api, "get", PLATFORM + "/websites/{id}", 200, id=website["id"])
+    c(api, "patch", base, 200, data={"name": "Padel Palace", "clubId": club.id})
+    hero = {"type": "hero", "config": {"title": "Welcome"}, "translations": {"es": {"title": "Hola"}}}
+    page = c(api, "post", f"{base}/pages", 201, data={"slug": "home", "title": "Home", "sections": [hero]})
+    c(api, "get", f"{base}/pages", 200)
+    c(api, "get", base + "/pages/{pageId}", 200, pageId=page["id"], query="?locale=es")
+    c(api, "patch", base + "/pages/{pageId}", 200, pageId=page["id"], data={"metaTitle": None, "noindex": False})
+    sections = base + "/pages/{pageId}/sections"
+    c(api, "post", sections, 201, pageId=page["id"], data={"type": "faq", "config": {}, "position": 0})
+    c(api, "get", sections, 200, pageId=page["id"])
+    c(api, "patch", sections + "/{htmlId}", 200, pageId=page["id"], htmlId="faq", data={"config": {"heading": "Q"}})
+    c(api, "delete", sections + "/{htmlId}", 204, pageId=page["id"], htmlId="faq")
+    c(api, "get", f"{base}/section-types", 200)
+    c(api, "get", f"{base}/layout", 200)
+    c(api, "patch", f"{base}/layout", 200, data={"footer": {"type": "footer", "config": {"text": "Hi"}}})
+    c(api, "get", f"{base}/styles", 200)
+    c(api, "patch", f"{base}/styles", 200, data={"buttonStyle": "pill"})
+    c(api, "get", f"{base}/seo-settings", 200)
+    c(api, "patch", f"{base}/seo-settings", 200, data={"titleTemplate": "%s | Padel"})
+    release = c(api, "post", f"{base}/publish", 201, data={"note": "Launch"})
+    c(api, "get", f"{base}/releases", 200)
+    c(api, "get", base + "/releases/{version}", 200, version=release["version"])
+    c(api, "post", base + "/releases/{version}/rollback", 200, version=release["version"])
+    other = c(api, "post", f"{base}/pages", 201, data={"slug": "about", "title": "About"})
+    refused = c(api, "delete", base + "/pages/{pageId}", 409, pageId=page["id"])
+    assert refused["code"] == "RESOURCE_IN_USE"
+    c(api, "delete", base + "/pages/{pageId}", 204, pageId=other["id"])
+
+
 def test_the_check_catches_drift(document):
     """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
     components = document["components"]["schemas"]

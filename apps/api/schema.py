@@ -173,8 +173,10 @@ def crud_schema_view(
 
     def decorate(viewset):
         body = schema if schema is not None else viewset.resource.serializer
+        list_resource = getattr(viewset, "list_resource", None)
+        list_body = list_resource.serializer if schema is None and list_resource is not None else body
         standard = {
-            "list": {"operation_id": f"{tool_prefix}_list", "responses": body(many=True)},
+            "list": {"operation_id": f"{tool_prefix}_list", "responses": list_body(many=True)},
             "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": body},
         }
         if write is not None:

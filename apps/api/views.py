@@ -255,12 +255,15 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
 
 class ListResourceMixin:
     """`GET` collection: the tenant-scoped queryset, filtered and ordered by `filterset_class`, one page of it
-    presented by `resource` (the same number of queries for 1 row or 200)."""
+    presented by `list_resource` or else `resource` (the same number of queries for 1 row or 200)."""
+
+    list_resource: Resource | None = None  # a list item's shape when it is not the item's (`resource`)
 
     def list(self, request, *args, **kwargs):
+        resource = self.list_resource or self.resource
         queryset = self.filter_queryset(self.get_queryset())
-        page = self.paginate_queryset(self.resource.page_source(queryset))
-        return self.get_paginated_response(self.resource.present_rows(page, self.present_context()))
+        page = self.paginate_queryset(resource.page_source(queryset))
+        return self.get_paginated_response(resource.present_rows(page, self.present_context()))
 
 
 class RetrieveResourceMixin:

@@ -94,7 +94,7 @@ def test_docs_page_renders(db):
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
 VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
 VERBS |= {"summary"}  # the report endpoints: `<resource>_summary`, not a list of "summaries"
-SINGLETONS = {"me", "organization"}
+SINGLETONS = {"me", "organization", "website", "layout", "styles", "seo_settings"}
 
 
 def _singular(segment):

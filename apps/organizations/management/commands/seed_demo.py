@@ -24,7 +24,8 @@ DEMO_ORGANIZATION = {
 DEMO_EMAIL = "demo@example.com"
 DEMO_PASSWORD = "demo-password"
 DEMO_KEY_NAME = "Demo key"
-# Each app's `apps/<app>/demo.py:seed(organization, ctx)`, in this order; later apps read what earlier ones put in ctx.
+# Each app's `apps/<app>/demo.py:seed(organization, ctx)`, in this order; later apps read what earlier ones put in ctx,
+# and lines an app appends to `ctx["notes"]` are printed before the sign-in and the key.
 DEMO_APPS = (
     "clubs",
     "contacts",
@@ -36,6 +37,7 @@ DEMO_APPS = (
     "policies",
     "invoices",
     "messaging",
+    "website",
 )
 
 
@@ -87,6 +89,8 @@ class Command(BaseCommand):
                 description="Created by seed_demo. Run seed_demo again for a fresh one.",
                 scopes=["*"],
             )
+        for note in ctx.get("notes", []):
+            self.stdout.write(note)
         self.stdout.write(f"Admin sign-in: {DEMO_EMAIL} / {DEMO_PASSWORD}")
         self.stdout.write(f"Demo API key: {token}")
 

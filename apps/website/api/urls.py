@@ -1,0 +1,1 @@
+from .views import urlpatterns  # noqa: F401

@@ -1,0 +1,39 @@
+"""Public addresses of a website: its site URL (custom domain, else `<slug>.SITE_HOST`), page URLs with the locale
+prefix, and the signed, expiring preview link that opens the draft without a sign-in."""
+
+from django.conf import settings
+from django.core import signing
+
+PREVIEW_MAX_AGE_SECONDS = 24 * 3600
+_PREVIEW_SALT = "apps.website.preview"
+
+
+def site_url(slug: str, domain: str | None) -> str:
+    host = domain or f"{slug}.{settings.SITE_HOST}"
+    return f"{settings.SITE_SCHEME}://{host}"
+
+
+def page_path(page_slug: str, is_homepage: bool, locale: str | None = None, default_language: str | None = None) -> str:
+    """`/` for the homepage whatever its slug, `/<slug>` otherwise; prefixed `/<locale>` for a non-default locale
+    (`/es/`, `/es/about`)."""
+    path = "/" if is_homepage else f"/{page_slug}"
+    if locale and locale != default_language:
+        path = f"/{locale}{path}"
+    return path
+
+
+def preview_token(website_id: int) -> str:
+    return signing.TimestampSigner(salt=_PREVIEW_SALT).sign(str(website_id))
+
+
+def preview_url(website_id: int, slug: str, domain: str | None) -> str:
+    return f"{site_url(slug, domain)}/_preview/{preview_token(website_id)}/"
+
+
+def read_preview_token(token: str) -> int | None:
+    """The website id of a valid, unexpired preview token; None otherwise."""
+    try:
+        value = signing.TimestampSigner(salt=_PREVIEW_SALT).unsign(token, max_age=PREVIEW_MAX_AGE_SECONDS)
+    except signing.BadSignature:
+        return None
+    return int(value) if value.isdigit() else None
