@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "apps.notifications",
     "apps.domain_events",
     "apps.pricing",
+    "apps.marketplace_pages",
 ]
 
 MIDDLEWARE = [

@@ -29,6 +29,7 @@ LAYERS = (
     "invoices",
     "bookings",
     "policies",
+    "marketplace_pages",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

@@ -27,6 +27,7 @@ class CalendarEvent:
     sequence: int = 0
     status: str | None = None
     url: str = ""
+    timezone: str | None = None  # this event's IANA zone (e.g. its club's); else the calendar's
 
 
 def _calendar(method: str | None, name: str | None) -> icalendar.Calendar:
@@ -42,6 +43,8 @@ def _calendar(method: str | None, name: str | None) -> icalendar.Calendar:
 
 
 def _event(event: CalendarEvent, *, stamp: dt.datetime, tz: dt.tzinfo) -> icalendar.Event:
+    if event.timezone:
+        tz = ZoneInfo(event.timezone)
     vevent = icalendar.Event()
     vevent.add("uid", event.uid)
     vevent.add("dtstamp", stamp)
@@ -64,11 +67,14 @@ def build_calendar(
 
     `method`: `REQUEST` (new or changed times) or `CANCEL` for an e-mailed invitation, with an `ORGANIZER`; None
     for a subscription feed (no method, no organizer). `timezone_name`: write the times on that IANA zone's clock
-    with a `TZID` and add its `VTIMEZONE`; without it times are UTC (`...Z`). `name`: the feed's display name.
+    with a `TZID` and add its `VTIMEZONE` (an event with its own `timezone` uses that zone instead); without either
+    times are UTC (`...Z`). `name`: the feed's display name.
     """
     stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
     tz = ZoneInfo(timezone_name) if timezone_name else dt.UTC
     calendar = _calendar(method, name)
+    if timezone_name and not method:
+        calendar.add("x-wr-timezone", timezone_name)
     organizer = (organizer_email or settings.DEFAULT_FROM_EMAIL) if method else None
     default_status = "CANCELLED" if method == "CANCEL" else "CONFIRMED"
     for event in events:
@@ -83,8 +89,8 @@ def build_calendar(
         if event.url:
             vevent.add("url", event.url)
         calendar.add_component(vevent)
-    if timezone_name and events:
-        first = min(e.start for e in events).astimezone(tz).date() - dt.timedelta(days=1)
-        last = max(e.end for e in events).astimezone(tz).date() + dt.timedelta(days=366)
+    if events and (timezone_name or any(e.timezone for e in events)):
+        first = min(e.start for e in events).astimezone(dt.UTC).date() - dt.timedelta(days=1)
+        last = max(e.end for e in events).astimezone(dt.UTC).date() + dt.timedelta(days=366)
         calendar.add_missing_timezones(first_date=first, last_date=last)
     return calendar.to_ical(sorted=False).decode("utf-8")
