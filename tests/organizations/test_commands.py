@@ -314,9 +314,13 @@ class TestSeedDemo:
             ("instructors", ["clubs", "contacts"]),
             ("classes", ["clubs", "contacts", "instructors"]),
             ("billing", ["classes", "clubs", "contacts", "instructors"]),
-            ("products", ["billing", "classes", "clubs", "contacts", "instructors"]),
-            ("bookings", ["billing", "classes", "clubs", "contacts", "instructors", "products"]),
-            ("policies", ["billing", "bookings", "classes", "clubs", "contacts", "instructors", "products"]),
+            ("pricing", ["billing", "classes", "clubs", "contacts", "instructors"]),
+            ("products", ["billing", "classes", "clubs", "contacts", "instructors", "pricing"]),
+            ("bookings", ["billing", "classes", "clubs", "contacts", "instructors", "pricing", "products"]),
+            (
+                "policies",
+                ["billing", "bookings", "classes", "clubs", "contacts", "instructors", "pricing", "products"],
+            ),
         ]
 
     def test_missing_demo_module_is_skipped_but_a_broken_import_is_not(self, monkeypatch):

@@ -25,7 +25,7 @@ DEMO_EMAIL = "demo@example.com"
 DEMO_PASSWORD = "demo-password"
 DEMO_KEY_NAME = "Demo key"
 # Each app's `apps/<app>/demo.py:seed(organization, ctx)`, in this order; later apps read what earlier ones put in ctx.
-DEMO_APPS = ("clubs", "contacts", "instructors", "classes", "billing", "products", "bookings", "policies")
+DEMO_APPS = ("clubs", "contacts", "instructors", "classes", "billing", "pricing", "products", "bookings", "policies")
 
 
 def load_demo_module(app: str):
