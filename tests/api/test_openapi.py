@@ -92,8 +92,8 @@ def test_docs_page_renders(db):
 # --- conformance of the document's form ----------------------------------------------------------------------------
 
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
-VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
-SINGLETONS = {"me", "organization"}
+VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote", "rotate"}
+SINGLETONS = {"me", "organization", "calendar_feed"}
 
 
 def _singular(segment):

@@ -45,7 +45,7 @@ FEED_DESCRIPTION = (
         "Deactivate with `isActive: false`.",
     },
     calendar_feed=extend_schema(
-        operation_id="instructors_calendar_feed",
+        operation_id="instructor_calendar_feed_get",
         summary="Get an instructor's private calendar feed URL",
         description=FEED_DESCRIPTION + "The URL stays the same until it is rotated.",
         parameters=[ID_PARAM],
@@ -54,7 +54,7 @@ FEED_DESCRIPTION = (
         tags=["instructors"],
     ),
     rotate_calendar_feed=extend_schema(
-        operation_id="instructors_calendar_feed_rotate",
+        operation_id="instructor_calendar_feed_rotate",
         summary="Rotate an instructor's calendar feed URL",
         description=FEED_DESCRIPTION + "Rotating revokes every earlier URL at once (it answers 404) and returns the "
         "new one.",
