@@ -197,6 +197,26 @@ def test_a_wall_time_the_clocks_skip_is_not_offered(listed_club, court):
     assert len(times) == 45  # 23 hours of :00 and :30 starts, less the last half hour
 
 
+def test_a_wall_time_the_clocks_repeat_is_offered_at_both_instants(listed_club, court):
+    listed_club.opening_hours = {"sunday": [["00:00", "24:00"]]}
+    listed_club.save()
+    fall_back = dt.date(2031, 10, 26)  # Madrid: 03:00 goes back to 02:00, a 25-hour day
+    now = dt.datetime(2031, 10, 25, 12, tzinfo=dt.UTC)
+    context = build_page(
+        listed_club,
+        {"date": fall_back.isoformat(), "time": "02:00", "areaId": str(court.id)},
+        locale="en",
+        labels=Labels("en"),
+        now=now,
+    )
+    times = [slot["time"] for slot in context["free_times"][0]["slots"]]
+    assert len(times) == 49 and times.count("02:00") == 2 and times.count("02:30") == 2
+    assert times[0] == "00:00" and times[-1] == "23:00"
+    # the link's time is the first 02:00 (summer time), 60 minutes long
+    assert [s["selected"] for s in context["free_times"][0]["slots"]].count(True) == 1
+    assert context["selected"]["time"] == "02:00" and context["selected"]["end"] == "02:00"
+
+
 @pytest.mark.parametrize(
     "params",
     [
