@@ -72,7 +72,7 @@ class Selection:
         return self.time is not None and self.area_id is not None
 
 
-def parse_selection(query, club: Club, area_ids: set[int], today: dt.date, labels: Labels) -> Selection:
+def parse_selection(query, area_ids: set[int], today: dt.date, labels: Labels) -> Selection:
     """`date`, `time`, `areaId` and `duration` from the query string; each unreadable one adds a message."""
     selection = Selection(date=today)
     errors = selection.errors
@@ -317,7 +317,7 @@ def build_page(
     tz = club_tz(club)
     today = now.astimezone(tz).date()
     areas = list(Area.objects.filter(club=club, is_active=True).select_related("area_type").order_by("position", "id"))
-    selection = parse_selection(query, club, {a.id for a in areas}, today, labels)
+    selection = parse_selection(query, {a.id for a in areas}, today, labels)
     if selection.errors:
         return {"errors": selection.errors}
     per_area, selected = free_times(club, areas, selection, now, labels, link_locale)
@@ -335,8 +335,7 @@ def build_page(
             start=selected["time"],
             end=selected["end"],
         )
-    rating = club.reviews.filter(is_public=True).values_list("rating", flat=True)
-    ratings = list(rating)
+    ratings = list(club.reviews.filter(is_public=True).values_list("rating", flat=True))
     return {
         "club": club,
         "organization": club.organization,
