@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "apps.analytics",
     "apps.messaging",
     "apps.website",
+    "apps.marketplace_pages",
 ]
 
 MIDDLEWARE = [

@@ -1,3 +1,6 @@
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView, SpectacularYAMLAPIView
@@ -5,6 +8,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 from apps.api.health import healthz, readyz
 from apps.api.views import not_found
 from apps.invoices.views import invoice_pdf
+from apps.marketplace_pages.urls import feed_urlpatterns, marketplace_urlpatterns
 
 platform_urls = [
     path("", include("apps.organizations.api.urls")),
@@ -25,6 +29,10 @@ platform_urls = [
     path("", include("apps.website.api.urls")),
 ]
 
+# The marketplace pages are served under the path part of MARKETPLACE_URL ("/marketplace" by default; none when the
+# marketplace has a host of its own).
+MARKETPLACE_PREFIX = urlsplit(settings.MARKETPLACE_URL).path.strip("/")
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
@@ -35,6 +43,8 @@ urlpatterns = [
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-json"),
     path("v1/openapi.yaml", SpectacularYAMLAPIView.as_view(), name="openapi-yaml"),
     path("v1/docs", SpectacularSwaggerView.as_view(url_name="openapi-json"), name="api-docs"),
+    path("feeds/", include(feed_urlpatterns)),
+    path(f"{MARKETPLACE_PREFIX}/" if MARKETPLACE_PREFIX else "", include(marketplace_urlpatterns)),
     re_path(r"^v1(/.*)?$", not_found),
 ]
 

@@ -32,6 +32,7 @@ LAYERS = (
     "analytics",
     "messaging",
     "website",
+    "marketplace_pages",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

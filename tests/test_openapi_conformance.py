@@ -500,6 +500,9 @@ def test_instructors_types_policies(c, api, contact, club):
     c(api, "get", f"{PLATFORM}/instructors", 200)
     c(api, "get", PLATFORM + "/instructors/{id}", 200, id=full["id"])
     c(api, "patch", PLATFORM + "/instructors/{id}", 200, id=bare["id"], data={"bio": None, "experience": "5 years"})
+    feed = c(api, "get", PLATFORM + "/instructors/{id}/calendar-feed", 200, id=full["id"])
+    rotated = c(api, "post", PLATFORM + "/instructors/{id}/calendar-feed/rotate", 200, id=full["id"])
+    assert rotated["url"] != feed["url"]
 
 
 # --- products ---------------------------------------------------------------------------------------------------

@@ -24,6 +24,18 @@ SLOTS = [
     (1, "19:00", 60, 2, 11, [], BookingStatus.PENDING),
 ]
 
+# The rest of the demo network, by club slug and court name: (day offset, local start, minutes, club, court,
+# contact index). Offers and the marketplace pages skip these times.
+NETWORK_SLOTS = [
+    (0, "19:00", 90, "valencia-playa", "Padel 1", 2),
+    (1, "10:00", 60, "valencia-playa", "Padel 3", 4),
+    (1, "18:30", 90, "valencia-playa", "Padel 2", 6),
+    (0, "20:00", 60, "sevilla-triana", "Padel 1", 7),
+    (1, "09:00", 60, "sevilla-triana", "Tennis 1", 8),
+    (1, "18:00", 90, "lisboa-belem", "Padel 1", 10),
+    (2, "11:00", 60, "lisboa-belem", "Padel 2", 1),
+]
+
 
 def seed_area_bookings(organization, ctx: dict) -> None:
     """Idempotent: a slot already booked (or otherwise taken) is skipped. Puts `ctx["area_bookings"]`."""
@@ -35,8 +47,17 @@ def seed_area_bookings(organization, ctx: dict) -> None:
     if not courts or not contacts:
         ctx["area_bookings"] = bookings
         return
-    for day, hhmm, minutes, court_index, contact_index, players, status in SLOTS:
-        area = courts[court_index % len(courts)]
+    by_name = {(court.club.slug, court.name): court for court in courts}
+    slots = [
+        (day, hhmm, minutes, court, contact_index, players, status)
+        for day, hhmm, minutes, court_index, contact_index, players, status in SLOTS
+        for court in [courts[court_index % len(courts)]]
+    ] + [
+        (day, hhmm, minutes, by_name[(slug, name)], contact_index, [], BookingStatus.CONFIRMED)
+        for day, hhmm, minutes, slug, name, contact_index in NETWORK_SLOTS
+        if (slug, name) in by_name
+    ]
+    for day, hhmm, minutes, area, contact_index, players, status in slots:
         contact = contacts[contact_index % len(contacts)]
         tz = ZoneInfo(area.club.timezone or "UTC")
         local_day = timezone.now().astimezone(tz).date() + dt.timedelta(days=day)

@@ -1,4 +1,6 @@
-"""Demo data: the amenity catalogue, two clubs (Madrid, Barcelona), padel and tennis courts and a studio room."""
+"""Demo data: the amenity catalogue and a network of clubs in several cities (Madrid and Barcelona with padel and
+tennis courts and a studio room; Valencia, Sevilla and Lisbon listed on the marketplace; Bilbao not listed), each
+with coordinates, opening hours and courts with hourly rates, so the marketplace has real offers and pages."""
 
 from .choices import WEEKDAYS
 from .models import Amenity, Area, AreaType, Club, ClubReview
@@ -47,6 +49,100 @@ COURTS = [
     ("Tennis 1", "tennis", False, "18.00"),
 ]
 
+WEEKDAYS_ONLY = ("monday", "tuesday", "wednesday", "thursday", "friday")
+
+# The rest of the demo network: (club fields, courts). Fields not given take the defaults of `seed`.
+NETWORK_CLUBS = [
+    (
+        {
+            "slug": "valencia-playa",
+            "name": "Demo Valencia Playa",
+            "address": "Passeig de Neptú 12",
+            "city": "Valencia",
+            "state": "Valencian Community",
+            "postal_code": "46011",
+            "latitude": 39.4625,
+            "longitude": -0.3247,
+            "phone": "+34 960 000 003",
+            "email": "valencia@demo.example",
+            "amenities": ["parking", "showers", "cafe"],
+            "sports": ["padel"],
+            "opening_hours": {
+                **{day: [["07:00", "23:00"]] for day in WEEKDAYS_ONLY},
+                "saturday": [["09:00", "21:00"]],
+                "sunday": [["09:00", "21:00"]],
+            },
+            "reviews": [(4, "Good value"), (5, "Lovely beach club")],
+        },
+        [
+            ("Padel 1", "padel", True, "22.00"),
+            ("Padel 2", "padel", True, "22.00"),
+            ("Padel 3", "padel", False, "16.00"),
+        ],
+    ),
+    (
+        {
+            "slug": "sevilla-triana",
+            "name": "Demo Sevilla Triana",
+            "address": "Calle Betis 40",
+            "city": "Sevilla",
+            "state": "Andalusia",
+            "postal_code": "41010",
+            "latitude": 37.3826,
+            "longitude": -6.0034,
+            "phone": "+34 950 000 004",
+            "email": "sevilla@demo.example",
+            "amenities": ["showers", "lockers"],
+            "sports": ["padel", "tennis"],
+            # Closed on Sundays and through the afternoon heat.
+            "opening_hours": {
+                **{day: [["08:00", "14:00"], ["17:00", "23:00"]] for day in WEEKDAYS_ONLY},
+                "saturday": [["09:00", "14:00"]],
+            },
+            "reviews": [(4, "Evening games are great")],
+        },
+        [("Padel 1", "padel", False, "18.00"), ("Tennis 1", "tennis", False, "15.00")],
+    ),
+    (
+        {
+            "slug": "lisboa-belem",
+            "name": "Demo Lisboa Belém",
+            "address": "Avenida de Brasília 8",
+            "city": "Lisboa",
+            "state": "Lisboa",
+            "country": "PT",
+            "timezone": "Europe/Lisbon",
+            "postal_code": "1400-038",
+            "latitude": 38.6930,
+            "longitude": -9.2060,
+            "phone": "+351 210 000 005",
+            "email": "lisboa@demo.example",
+            "amenities": ["parking", "cafe"],
+            "sports": ["padel"],
+            "reviews": [(5, "Views of the river")],
+        },
+        [("Padel 1", "padel", True, "19.00"), ("Padel 2", "padel", False, "17.00")],
+    ),
+    (
+        {
+            "slug": "bilbao-ria",
+            "name": "Demo Bilbao Ría",
+            "address": "Campo Volantín 20",
+            "city": "Bilbao",
+            "state": "Basque Country",
+            "postal_code": "48007",
+            "latitude": 43.2660,
+            "longitude": -2.9260,
+            "phone": "+34 940 000 006",
+            "email": "bilbao@demo.example",
+            "sports": ["padel"],
+            "marketplace_listed": False,  # opening soon: not on the marketplace yet
+            "reviews": [],
+        },
+        [("Padel 1", "padel", True, "21.00")],
+    ),
+]
+
 
 def seed(organization, ctx: dict) -> None:
     """Idempotent. Puts `ctx["clubs"]`, `ctx["courts"]`, `ctx["rooms"]` (lists) and `ctx["area_types"]` (by slug)."""
@@ -65,7 +161,8 @@ def seed(organization, ctx: dict) -> None:
     types = {"padel": padel_type, "tennis": tennis_type}
 
     clubs, courts, rooms = [], [], []
-    for spec in CLUBS:
+    network = [(spec, COURTS, True) for spec in CLUBS] + [(spec, own, False) for spec, own in NETWORK_CLUBS]
+    for spec, club_courts, has_studio in network:
         spec = dict(spec)
         reviews = spec.pop("reviews")
         slug = spec.pop("slug")
@@ -73,7 +170,6 @@ def seed(organization, ctx: dict) -> None:
             organization=organization,
             slug=slug,
             defaults={
-                **spec,
                 "country": "ES",
                 "timezone": "Europe/Madrid",
                 "website": f"https://{slug}.demo.example",
@@ -84,6 +180,7 @@ def seed(organization, ctx: dict) -> None:
                 "opening_hours": {day: [["08:00", "22:00"]] for day in WEEKDAYS},
                 "closed_dates": ["2026-12-25", "2027-01-01"],
                 "marketplace_listed": True,
+                **spec,
             },
         )
         clubs.append(club)
@@ -91,7 +188,7 @@ def seed(organization, ctx: dict) -> None:
             ClubReview.objects.get_or_create(
                 organization=organization, club=club, comment=comment, defaults={"rating": rating, "is_public": True}
             )
-        for position, (name, sport, indoor, rate) in enumerate(COURTS):
+        for position, (name, sport, indoor, rate) in enumerate(club_courts):
             court, _ = Area.objects.get_or_create(
                 organization=organization,
                 club=club,
@@ -106,6 +203,8 @@ def seed(organization, ctx: dict) -> None:
                 },
             )
             courts.append(court)
+        if not has_studio:
+            continue
         room, _ = Area.objects.get_or_create(
             organization=organization,
             club=club,

@@ -53,6 +53,8 @@ class Instructor(models.Model):
     is_bookable = models.BooleanField(default=True)
     # [{"dayOfWeek": "monday", "startTime": "09:00", "endTime": "13:00", "clubId": null}]
     weekly_availability = models.JSONField(default=list, blank=True)
+    # Part of the signed private calendar-feed URL; rotating the feed increments it, so every earlier URL is 404.
+    calendar_feed_version = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -92,9 +92,9 @@ def test_docs_page_renders(db):
 # --- conformance of the document's form ----------------------------------------------------------------------------
 
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
-VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote"}
+VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote", "rotate"}
 VERBS |= {"summary"}  # the report endpoints: `<resource>_summary`, not a list of "summaries"
-SINGLETONS = {"me", "organization", "website", "layout", "styles", "seo_settings"}
+SINGLETONS = {"me", "organization", "calendar_feed", "website", "layout", "styles", "seo_settings"}
 
 
 def _singular(segment):

@@ -61,6 +61,10 @@ CASES = [
     EndpointCase("GET", "/v1/platform/instructors/{id}", "instructors:read", setup=instructor_ids),
     EndpointCase("POST", "/v1/platform/instructors", "instructors:write", body={"contact": {"firstName": "Zed"}}),
     EndpointCase("PATCH", "/v1/platform/instructors/{id}", "instructors:write", setup=instructor_ids, body={}),
+    EndpointCase("GET", "/v1/platform/instructors/{id}/calendar-feed", "instructors:read", setup=instructor_ids),
+    EndpointCase(
+        "POST", "/v1/platform/instructors/{id}/calendar-feed/rotate", "instructors:write", setup=instructor_ids, body={}
+    ),
     EndpointCase("GET", "/v1/platform/instructor-types", "instructors:read", list_rows=instructor_type_rows),
     EndpointCase("GET", "/v1/platform/instructor-types/{id}", "instructors:read", setup=instructor_type_ids),
     EndpointCase("POST", "/v1/platform/instructor-types", "instructors:write", body={"name": "Coach"}),

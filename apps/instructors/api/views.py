@@ -1,12 +1,15 @@
 """Instructors, instructor types and pay-rate policies. No DELETE anywhere: deactivate with `isActive: false`."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
+from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
 
-from .. import services
+from .. import calendar_feed, services
 from ..filters import InstructorFilterSet, InstructorTypeFilterSet, PayRatePolicyFilterSet
 from ..models import Instructor, InstructorType, PayRatePolicy
 from ..resources import INSTRUCTOR, INSTRUCTOR_TYPE, PAY_RATE_POLICY
@@ -18,6 +21,12 @@ from .serializers import (
 )
 
 READ_WRITE = ["get", "post", "patch", "head"]
+ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
+FEED_DESCRIPTION = (
+    "The instructor's private iCalendar feed (`text/calendar`): every class they teach from 30 days ago to 180 days "
+    "ahead, one event per occurrence on its club's clock, cancelled ones with `STATUS:CANCELLED`. The URL is "
+    "signed and needs no credential; `webcalUrl` is the same URL with the `webcal` scheme. "
+)
 
 
 @crud_schema_view(
@@ -35,6 +44,25 @@ READ_WRITE = ["get", "post", "patch", "head"]
         "partial_update": "Partial update; `weeklyAvailability` replaces the whole list. "
         "Deactivate with `isActive: false`.",
     },
+    calendar_feed=extend_schema(
+        operation_id="instructor_calendar_feed_get",
+        summary="Get an instructor's private calendar feed URL",
+        description=FEED_DESCRIPTION + "The URL stays the same until it is rotated.",
+        parameters=[ID_PARAM],
+        responses=shape_serializer(calendar_feed.CalendarFeed),
+        filters=False,
+        tags=["instructors"],
+    ),
+    rotate_calendar_feed=extend_schema(
+        operation_id="instructor_calendar_feed_rotate",
+        summary="Rotate an instructor's calendar feed URL",
+        description=FEED_DESCRIPTION + "Rotating revokes every earlier URL at once (it answers 404) and returns the "
+        "new one.",
+        parameters=[ID_PARAM],
+        request=None,
+        responses=shape_serializer(calendar_feed.CalendarFeed),
+        tags=["instructors"],
+    ),
 )
 @extend_schema(tags=["instructors"])
 class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
@@ -44,7 +72,11 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     resource = INSTRUCTOR
     filterset_class = InstructorFilterSet
     http_method_names = READ_WRITE
-    required_scopes = crud_scopes("instructors")
+    required_scopes = crud_scopes(
+        "instructors",
+        read=("list", "retrieve", "calendar_feed"),
+        write=("create", "partial_update", "rotate_calendar_feed"),
+    )
 
     write_serializer = InstructorCreateSerializer
     update_serializer = InstructorUpdateSerializer
@@ -56,6 +88,14 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
 
     def perform_update(self, instructor, data):
         services.update_instructor(instructor, data)
+
+    @action(detail=True, methods=["get"], url_path="calendar-feed")
+    def calendar_feed(self, request, pk=None):
+        return Response(calendar_feed.feed_body(self.get_object()))
+
+    @action(detail=True, methods=["post"], url_path="calendar-feed/rotate")
+    def rotate_calendar_feed(self, request, pk=None):
+        return Response(calendar_feed.feed_body(calendar_feed.rotate(self.get_object())))
 
 
 @crud_schema_view(

@@ -32,6 +32,7 @@ DEMO_APPS = (
     "instructors",
     "classes",
     "billing",
+    "pricing",
     "products",
     "bookings",
     "policies",
