@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "apps.invoices",
     "apps.bookings",
     "apps.policies",
+    "apps.memberships",
     "apps.notifications",
     "apps.domain_events",
     "apps.pricing",
@@ -126,6 +127,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.int("SERIES_EXTEND_INTERVAL_SECONDS", default=3600),
     },
     "purge-idempotency-records": {"task": "apps.api.tasks.purge_idempotency_records", "schedule": 86400},
+    # Expiry, scheduled resumes and cancellations, renewals: idempotent, so an hourly run catches each day's
+    # change soon after midnight on every club's clock.
+    "membership-lifecycle": {
+        "task": "apps.memberships.tasks.run_membership_lifecycle",
+        "schedule": env.int("MEMBERSHIP_LIFECYCLE_INTERVAL_SECONDS", default=3600),
+    },
     "purge-notification-deliveries": {"task": "apps.notifications.tasks.purge_delivery_records", "schedule": 86400},
     "resume-stalled-message-sends": {"task": "apps.messaging.tasks.resume_stalled_sends", "schedule": 600},
 }
@@ -233,6 +240,9 @@ SPECTACULAR_SETTINGS = {
         "BookingWriteStatusEnum": "apps.bookings.choices.WRITABLE_BOOKING_STATUSES",
         "ChannelBookingCreateTypeEnum": "apps.bookings.choices.CHANNEL_BOOKING_TYPES",
         "CheckInMethodEnum": "apps.bookings.choices.CheckInMethod",
+        "MembershipCancelEffectiveEnum": "apps.memberships.choices.CancelEffective",
+        "MembershipPaymentStatusEnum": "apps.billing.choices.MembershipPaymentStatus",
+        "MembershipStatusEnum": "apps.billing.choices.MembershipStatus",
         "ClassRecurrenceStatusEnum": "apps.classes.choices.SeriesStatus",
         "ClassStatusEnum": "apps.classes.choices.ClassStatus",
         "ContactStatusEnum": "apps.contacts.choices.ContactStatus",

@@ -33,6 +33,7 @@ LAYERS = (
     "messaging",
     "website",
     "marketplace_pages",
+    "memberships",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django
@@ -46,6 +47,7 @@ SCHEMA_MODULES = ("models", "choices")
 FUNCTION_IMPORTS_ALLOWED = {
     ("apps.organizations.apps", "apps.organizations.checks"): "registers the deploy checks in ready()",
     ("apps.bookings.apps", "apps.bookings.contact_archive"): "connects the contact_archived receiver in ready()",
+    ("apps.memberships.apps", "apps.memberships.contact_archive"): "connects the contact_archived receiver in ready()",
     ("apps.billing.apps", "apps.billing.organization_setup"): "connects the default sales account receiver in ready()",
     ("apps.website.apps", "apps.website.organization_setup"): "connects the default website receiver in ready()",
 }

@@ -20,6 +20,13 @@ class MembershipStatus(models.TextChoices):
     EXPIRED = "expired", "Expired"
 
 
+class MembershipPaymentStatus(models.TextChoices):
+    """Whether the membership's current period is paid (set by staff; no payment is taken through the API)."""
+
+    PAID = "paid", "Current period paid"
+    UNPAID = "unpaid", "Current period not paid"
+
+
 class CustomPeriodUnit(models.TextChoices):
     DAYS = "days", "Days"
     WEEKS = "weeks", "Weeks"

@@ -1,16 +1,10 @@
 """Demo plans in categories (a monthly unlimited plan on the default Sales account, a 10-class pass on its own
-revenue account) and memberships sold to a few demo contacts."""
+revenue account). The memberships sold on them are the memberships app's demo (they come with their charges)."""
 
-import datetime as dt
 from decimal import Decimal
 
-from django.utils import timezone
-
-from apps.contacts.choices import ContactStatus
-from apps.contacts.models import Contact
-
-from .choices import BillingFrequency, MembershipStatus
-from .models import Membership, Plan, PlanCategory, RevenueAccount
+from .choices import BillingFrequency
+from .models import Plan, PlanCategory, RevenueAccount
 from .revenue_accounts import ensure_default_account
 
 CATEGORIES = {
@@ -41,19 +35,8 @@ PLANS = {
 }
 
 
-def _contacts(organization, ctx) -> list:
-    contacts = ctx.get("contacts")
-    if isinstance(contacts, dict):
-        contacts = list(contacts.values())
-    if not contacts:
-        contacts = list(
-            Contact.objects.filter(organization=organization, status=ContactStatus.ACTIVE).order_by("id")[:10]
-        )
-    return list(contacts)
-
-
 def seed(organization, ctx: dict) -> None:
-    """Idempotent. Puts `ctx["plans"]` ({name: Plan}) and `ctx["memberships"]` ([Membership])."""
+    """Idempotent. Puts `ctx["plans"]` ({name: Plan})."""
     ensure_default_account(organization)
     passes_account, _ = RevenueAccount.objects.get_or_create(
         organization=organization, name="Passes", defaults={"code": "4100", "description": "Class packs."}
@@ -72,25 +55,4 @@ def seed(organization, ctx: dict) -> None:
             plan.plan_category = defaults["plan_category"]
             plan.save(update_fields=["plan_category", "updated_at"])
         plans[name] = plan
-    today = timezone.localdate()
-    memberships = []
-    for index, contact in enumerate(_contacts(organization, ctx)[:4]):
-        plan = plans["Monthly unlimited"] if index % 2 == 0 else plans["10-class pass"]
-        membership, _ = Membership.objects.get_or_create(
-            organization=organization,
-            contact=contact,
-            plan=plan,
-            defaults={
-                "status": MembershipStatus.ACTIVE,
-                "price": plan.price,
-                "billing_frequency": plan.billing_frequency,
-                "payment_status": "paid",
-                "start_date": today - dt.timedelta(days=15),
-                "end_date": None if plan.max_uses is None else today + dt.timedelta(days=75),
-                "uses_remaining": plan.max_uses,
-                "source": "admin",
-            },
-        )
-        memberships.append(membership)
     ctx["plans"] = plans
-    ctx["memberships"] = memberships

@@ -3,7 +3,7 @@ from django.db.models import Q
 
 from apps.classes.choices import Visibility
 
-from .choices import BillingFrequency, CustomPeriodUnit, MembershipStatus, SessionUnit
+from .choices import BillingFrequency, CustomPeriodUnit, MembershipPaymentStatus, MembershipStatus, SessionUnit
 
 
 class RevenueAccount(models.Model):
@@ -107,14 +107,21 @@ class Membership(models.Model):
     status = models.CharField(max_length=12, choices=MembershipStatus.choices, default=MembershipStatus.ACTIVE)
     price = models.DecimalField(max_digits=10, decimal_places=2, default=0)
     signup_fee = models.DecimalField(max_digits=10, decimal_places=2, default=0)
-    billing_frequency = models.CharField(max_length=20, default=BillingFrequency.MONTHLY)
-    payment_status = models.CharField(max_length=10, default="unpaid")
+    billing_frequency = models.CharField(
+        max_length=20, choices=BillingFrequency.choices, default=BillingFrequency.MONTHLY
+    )
+    payment_status = models.CharField(
+        max_length=10, choices=MembershipPaymentStatus.choices, default=MembershipPaymentStatus.UNPAID
+    )
     start_date = models.DateField()
+    # The last day covered (inclusive); null: open-ended (a one-time plan without a validity period).
     end_date = models.DateField(null=True, blank=True)
+    # The first day of the next period while the membership renews; null when it does not.
     next_billing_date = models.DateField(null=True, blank=True)
     uses_remaining = models.IntegerField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     resume_date = models.DateField(null=True, blank=True)
+    # A cancellation requested for the end of the period takes effect on this day (the day after the last covered).
     cancel_at = models.DateField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancellation_reason = models.TextField(null=True, blank=True)

@@ -7,8 +7,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue, InvalidStateTransition
-from apps.billing.choices import MembershipStatus
-from apps.billing.models import Membership
 from apps.domain_events.services import emit
 
 from .choices import ContactStatus
@@ -135,8 +133,8 @@ def archive_contact(contact, *, reason=None) -> Contact:
     """active -> archived, cancelling the contact's active memberships and every future booking, and removing its
     waitlist entries of future classes, atomically.
 
-    Bookings and waitlist entries are cancelled by the `contact_archived` receiver of the bookings app, in this
-    transaction. The cancellations are not undone by `restore_contact`.
+    Memberships are cancelled by the `contact_archived` receiver of the memberships app, bookings and waitlist
+    entries by the bookings app's, in this transaction. The cancellations are not undone by `restore_contact`.
     """
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
@@ -147,36 +145,9 @@ def archive_contact(contact, *, reason=None) -> Contact:
         contact.archived_at = now
         contact.save(update_fields=["status", "archived_at", "updated_at"])
 
-        memberships = list(
-            Membership.objects.select_for_update()
-            .filter(contact=contact, status__in=(MembershipStatus.ACTIVE, MembershipStatus.PAUSED))
-            .order_by("id")
-        )
-        for membership in memberships:
-            membership.status = MembershipStatus.CANCELLED
-            membership.cancelled_at = now
-            membership.cancellation_reason = reason or "Contact archived"
-            membership.save(update_fields=["status", "cancelled_at", "cancellation_reason", "updated_at"])
-            emit(contact.organization, "membership.cancelled", _membership_event_data(membership.id))
-
         contact_archived.send(sender=Contact, contact=contact, reason=reason, now=now)
         emit(contact.organization, "contact.archived", _event_data(contact.id))
     return contact
-
-
-def _membership_event_data(membership_id):
-    def build():
-        membership = Membership.objects.select_related("contact", "plan").get(pk=membership_id)
-        return {
-            "id": membership.id,
-            "contactId": membership.contact_id,
-            "planId": membership.plan_id,
-            "status": membership.status,
-            "cancelledAt": membership.cancelled_at,
-            "cancellationReason": membership.cancellation_reason,
-        }
-
-    return build
 
 
 def restore_contact(contact, *, reveal_existing_id=True) -> Contact:

@@ -1,9 +1,10 @@
-"""The billing and bookings demo seeds: idempotent, and they leave a full class with a waitlist."""
+"""The billing, memberships and bookings demo seeds: idempotent, and they leave a full class with a waitlist."""
 
 from apps.billing import demo as billing_demo
 from apps.billing.models import Membership, Plan
 from apps.bookings import demo as bookings_demo
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
+from apps.memberships import demo as memberships_demo
 from tests.class_bookings.factories import make_class, make_contact
 
 
@@ -18,9 +19,11 @@ def test_seeds_are_idempotent(organization, club):
     ctx = _ctx(organization, club)
     for _ in range(2):
         billing_demo.seed(organization, ctx)
+        memberships_demo.seed(organization, ctx)
         bookings_demo.seed(organization, ctx)
     assert set(Plan.objects.values_list("name", flat=True)) == {"Monthly unlimited", "10-class pass"}
-    assert Membership.objects.count() == 4 == len(ctx["memberships"])
+    assert Membership.objects.count() == 8  # four active (in ctx) and one of each other state
+    assert len(ctx["memberships"]) == 4
     full = ctx["full_class"]
     assert Booking.objects.filter(class_occurrence=full).count() == 4
     assert WaitlistEntry.objects.filter(class_occurrence=full, status="pending").count() == 2

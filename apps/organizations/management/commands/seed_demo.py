@@ -33,6 +33,7 @@ DEMO_APPS = (
     "classes",
     "billing",
     "pricing",
+    "memberships",
     "products",
     "bookings",
     "policies",

@@ -1,0 +1,87 @@
+"""Request bodies of selling a membership, setting its price and paid state, pausing and cancelling it."""
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from apps.api.fields import OrganizationObjectField, StrictCharField, StrictDecimalField
+from apps.billing.choices import MembershipPaymentStatus
+from apps.billing.models import Plan
+from apps.contacts.models import Contact
+
+from ..choices import CancelEffective
+
+MONEY = {"max_digits": 10, "decimal_places": 2, "min_value": 0}
+NOTES_MAX = 5000
+REASON_MAX = 1000
+
+
+@extend_schema_serializer(component_name="MembershipCreate")
+class MembershipCreateSerializer(serializers.Serializer):
+    """POST body (sell): `contactId` and `planId` are required. No payment is taken."""
+
+    contactId = OrganizationObjectField(model=Contact, source="contact", help_text="An active contact.")
+    planId = OrganizationObjectField(model=Plan, source="plan", help_text="An active (not retired) plan.")
+    startDate = serializers.DateField(
+        source="start_date",
+        required=False,
+        help_text="Default today on the membership's clock (the plan's club, else the organization's time zone).",
+    )
+    price = StrictDecimalField(**MONEY, required=False, help_text="Per period, tax-inclusive. Default the plan's.")
+    signupFee = StrictDecimalField(
+        **MONEY,
+        source="signup_fee",
+        required=False,
+        help_text="Charged once with the first period. Default the plan's.",
+    )
+    paymentStatus = serializers.ChoiceField(
+        choices=MembershipPaymentStatus.choices,
+        source="payment_status",
+        required=False,
+        help_text="`unpaid` (default) or `paid`: the first period's charges are recorded as paid in full.",
+    )
+    notes = StrictCharField(max_length=NOTES_MAX, required=False, allow_null=True, allow_blank=True)
+
+
+@extend_schema_serializer(component_name="MembershipUpdate")
+class MembershipUpdateSerializer(serializers.Serializer):
+    """PATCH body: set the price and the paid state."""
+
+    price = StrictDecimalField(**MONEY, required=False, help_text="Charged from the next period on.")
+    paymentStatus = serializers.ChoiceField(
+        choices=MembershipPaymentStatus.choices,
+        source="payment_status",
+        required=False,
+        help_text="The latest billed period's charges follow: paid in full, or back to unpaid.",
+    )
+    endDate = serializers.DateField(
+        source="end_date",
+        required=False,
+        allow_null=True,
+        help_text="The last day covered; not before `startDate`. Only while active or paused.",
+    )
+    notes = StrictCharField(max_length=NOTES_MAX, required=False, allow_null=True, allow_blank=True)
+
+
+@extend_schema_serializer(component_name="MembershipPause")
+class MembershipPauseSerializer(serializers.Serializer):
+    resumeDate = serializers.DateField(
+        source="resume_date",
+        required=False,
+        allow_null=True,
+        help_text="After today: the membership is resumed on that day. Omitted: paused until `/resume`.",
+    )
+
+
+@extend_schema_serializer(component_name="MembershipCancel")
+class MembershipCancelSerializer(serializers.Serializer):
+    effective = serializers.ChoiceField(
+        choices=CancelEffective.choices,
+        required=False,
+        default=CancelEffective.IMMEDIATELY,
+        help_text="`immediately` (default), or `end_of_period`: the status stays and `cancelAt` is set to the day "
+        "after `endDate`.",
+    )
+    reason = StrictCharField(max_length=REASON_MAX, required=False, allow_null=True, allow_blank=True)
+
+    def validate_reason(self, value):
+        return (value or "").strip() or None

@@ -1,0 +1,106 @@
+"""Memberships (`/v1/platform/memberships`): list and items, sell, price and paid state, pause, resume, cancel."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.billing.models import Membership
+
+from .. import services
+from ..filters import MembershipFilterSet
+from ..resources import MEMBERSHIP
+from .serializers import (
+    MembershipCancelSerializer,
+    MembershipCreateSerializer,
+    MembershipPauseSerializer,
+    MembershipUpdateSerializer,
+)
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+TRANSITION_REFUSED = OpenApiResponse(ERROR, description="INVALID_STATE_TRANSITION (`details.currentStatus`)")
+
+
+def _transition(operation_id, summary, description, request=None):
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
+        request=request,
+        responses={200: MEMBERSHIP.serializer, 409: TRANSITION_REFUSED},
+    )
+
+
+@crud_schema_view(
+    "memberships",
+    write=MembershipCreateSerializer,
+    update=MembershipUpdateSerializer,
+    summaries={
+        "list": "List memberships",
+        "retrieve": "Get a membership",
+        "create": "Sell a membership",
+        "partial_update": "Set a membership's price and paid state",
+    },
+    descriptions={
+        "create": "Creates the membership, its first period's charge and, when the sign-up fee is above 0, the fee's "
+        "charge. **No payment is taken.** `endDate` and `nextBillingDate` follow from the plan's billing frequency "
+        "(a one-time plan covers `validityPeriod` days); `usesRemaining` starts at the plan's `maxUses`. A retired "
+        "or inactive plan, or an archived contact, is 400 on `planId`/`contactId`.",
+        "partial_update": "`price` applies from the next period on. `paymentStatus: paid` records the latest billed "
+        "period's charges as paid in full; `unpaid` reverses it. `endDate` moves the end (and `nextBillingDate` "
+        "of an auto-renewing membership); only while active or paused (else 409 `INVALID_STATE_TRANSITION`).",
+    },
+    pause=_transition(
+        "memberships_pause",
+        "Pause a membership",
+        "`active` becomes `paused`. With `resumeDate`, the membership is resumed on that day.",
+        MembershipPauseSerializer,
+    ),
+    resume=_transition("memberships_resume", "Resume a membership", "`paused` becomes `active`."),
+    cancel=_transition(
+        "memberships_cancel",
+        "Cancel a membership",
+        "`active` or `paused` becomes `cancelled`. With `effective: end_of_period` the status stays and `cancelAt` "
+        "is set to the day after `endDate`, when the membership is cancelled; it no longer renews.",
+        MembershipCancelSerializer,
+    ),
+)
+@extend_schema(tags=["memberships"])
+class MembershipViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """A contact's membership of a plan: seats and walk-ins are drawn from it."""
+
+    queryset = Membership.objects.all()
+    resource = MEMBERSHIP
+    filterset_class = MembershipFilterSet
+    http_method_names = ["get", "post", "patch", "head"]
+    required_scopes = crud_scopes("memberships", write=("create", "partial_update", "pause", "resume", "cancel"))
+
+    write_serializer = MembershipCreateSerializer
+    update_serializer = MembershipUpdateSerializer
+
+    def perform_create(self, data):
+        return services.sell_membership(self.organization, data)
+
+    def perform_update(self, membership, data):
+        services.update_membership(membership, data)
+
+    @action(detail=True, methods=["post"], url_path="pause")
+    def pause(self, request, pk=None):
+        membership = self.get_object()
+        data = self.validated(MembershipPauseSerializer)
+        services.pause_membership(membership, resume_date=data.get("resume_date"))
+        return Response(self.present(membership.pk))
+
+    @action(detail=True, methods=["post"], url_path="resume")
+    def resume(self, request, pk=None):
+        membership = services.resume_membership(self.get_object())
+        return Response(self.present(membership.pk))
+
+    @action(detail=True, methods=["post"], url_path="cancel")
+    def cancel(self, request, pk=None):
+        membership = self.get_object()
+        data = self.validated(MembershipCancelSerializer)
+        services.cancel_membership(membership, effective=data["effective"], reason=data.get("reason"))
+        return Response(self.present(membership.pk))

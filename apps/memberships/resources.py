@@ -1,0 +1,119 @@
+"""The Membership shape. A page is one query: the contact's and the plan's columns are joined."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.presenters import money
+from apps.api.resources import Describe, Email, PresentContext, Resource
+from apps.billing import models
+from apps.billing.choices import BillingFrequency, MembershipPaymentStatus, MembershipStatus
+from apps.contacts.models import display_name
+
+CONTACT_EMAIL_HELP = "Null unless the credential holds contacts:read."
+
+
+class MembershipPlanRef(TypedDict):
+    id: int
+    name: str
+
+
+class Membership(TypedDict):
+    id: int
+    contactId: int
+    contactName: str | None
+    contactEmail: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP)]
+    planId: int
+    plan: MembershipPlanRef
+    clubId: Annotated[int | None, Describe("The plan's club when the plan is bound to one.")]
+    status: MembershipStatus
+    price: Annotated[float, Describe("Charged for each period (tax-inclusive).")]
+    signupFee: Annotated[float, Describe("Charged once, with the first period.")]
+    billingFrequency: BillingFrequency
+    paymentStatus: Annotated[MembershipPaymentStatus, Describe("Whether the latest billed period is paid.")]
+    startDate: dt.date
+    endDate: Annotated[dt.date | None, Describe("The last day covered (inclusive); null: open-ended.")]
+    nextBillingDate: Annotated[
+        dt.date | None, Describe("The first day of the next period while the membership renews; else null.")
+    ]
+    usesRemaining: Annotated[int | None, Describe("Uses left in this period; null: not counted.")]
+    pausedAt: dt.datetime | None
+    resumeDate: Annotated[dt.date | None, Describe("A paused membership is resumed on this day.")]
+    cancelAt: Annotated[
+        dt.date | None,
+        Describe("A cancellation at the end of the period takes effect on this day (the day after `endDate`)."),
+    ]
+    cancelledAt: dt.datetime | None
+    cancellationReason: str | None
+    source: Annotated[str, Describe("Where it was sold: `api`, `admin`.")]
+    notes: str | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class MembershipResource(Resource):
+    shape = Membership
+    model = models.Membership
+    columns = (
+        "id",
+        "contact_id",
+        "contact__first_name",
+        "contact__last_name",
+        "contact__email",
+        "plan_id",
+        "plan__name",
+        "plan__max_uses",
+        "club_id",
+        "status",
+        "price",
+        "signup_fee",
+        "billing_frequency",
+        "payment_status",
+        "start_date",
+        "end_date",
+        "next_billing_date",
+        "uses_remaining",
+        "paused_at",
+        "resume_date",
+        "cancel_at",
+        "cancelled_at",
+        "cancellation_reason",
+        "source",
+        "notes",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> Membership:
+        uses = row["uses_remaining"]
+        if uses is None:
+            uses = row["plan__max_uses"]  # a counted plan whose membership never recorded a count starts full
+        return {
+            "id": row["id"],
+            "contactId": row["contact_id"],
+            "contactName": display_name(row["contact__first_name"], row["contact__last_name"]),
+            "contactEmail": row["contact__email"] if ctx.allows("contacts:read") else None,
+            "planId": row["plan_id"],
+            "plan": {"id": row["plan_id"], "name": row["plan__name"]},
+            "clubId": row["club_id"],
+            "status": row["status"],
+            "price": money(row["price"]),
+            "signupFee": money(row["signup_fee"]),
+            "billingFrequency": row["billing_frequency"],
+            "paymentStatus": row["payment_status"],
+            "startDate": row["start_date"],
+            "endDate": row["end_date"],
+            "nextBillingDate": row["next_billing_date"],
+            "usesRemaining": uses,
+            "pausedAt": row["paused_at"],
+            "resumeDate": row["resume_date"],
+            "cancelAt": row["cancel_at"],
+            "cancelledAt": row["cancelled_at"],
+            "cancellationReason": row["cancellation_reason"],
+            "source": row["source"],
+            "notes": row["notes"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+MEMBERSHIP = MembershipResource()
