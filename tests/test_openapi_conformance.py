@@ -668,6 +668,41 @@ def test_revenue_accounts_plan_categories_plans(c, api, club):
     c(api, "delete", PLATFORM + "/plan-categories/{id}", 204, id=category["id"])
 
 
+# --- memberships --------------------------------------------------------------------------------------------------
+
+
+def test_memberships(c, api, club, contact):
+    plan = c(api, "post", f"{PLATFORM}/plans", 201, data={"name": "Monthly", "price": 40, "autoRenews": True})
+    bare = c(api, "post", f"{PLATFORM}/memberships", 201, data={"contactId": contact.id, "planId": plan["id"]})
+    full = c(
+        api,
+        "post",
+        f"{PLATFORM}/memberships",
+        201,
+        data={
+            "contactId": contact.id,
+            "planId": plan["id"],
+            "startDate": "2026-01-31",
+            "price": 35.5,
+            "signupFee": 10,
+            "paymentStatus": "paid",
+            "notes": "Front desk",
+        },
+    )
+    c(api, "get", f"{PLATFORM}/memberships", 200, params={"contactId": contact.id, "status": "active,paused"})
+    c(api, "get", f"{PLATFORM}/memberships", 200, params={"startDate": "2026-01-01", "ordering": "startDate"})
+    c(api, "get", PLATFORM + "/memberships/{id}", 200, id=full["id"])
+    c(api, "patch", PLATFORM + "/memberships/{id}", 200, id=full["id"], data={"paymentStatus": "unpaid", "notes": None})
+    c(api, "post", PLATFORM + "/memberships/{id}/pause", 200, id=full["id"], data={"resumeDate": "2099-01-01"})
+    c(api, "post", PLATFORM + "/memberships/{id}/pause", 409, id=full["id"])
+    c(api, "post", PLATFORM + "/memberships/{id}/resume", 200, id=full["id"])
+    c(api, "post", PLATFORM + "/memberships/{id}/resume", 409, id=full["id"])
+    c(api, "post", PLATFORM + "/memberships/{id}/cancel", 200, id=full["id"], data={"effective": "end_of_period"})
+    c(api, "post", PLATFORM + "/memberships/{id}/cancel", 200, id=bare["id"], data={"reason": "Moved"})
+    c(api, "post", PLATFORM + "/memberships/{id}/cancel", 409, id=bare["id"])
+    c(api, "post", f"{PLATFORM}/memberships", 400, data={"contactId": contact.id})
+
+
 # --- error bodies ------------------------------------------------------------------------------------------------
 
 

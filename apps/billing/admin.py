@@ -1,8 +1,11 @@
+"""Revenue accounts, plan categories and plans. Memberships are administered in apps/memberships/admin.py, with
+their billed periods."""
+
 from django.contrib import admin
 
 from apps.organizations.admin_scoping import OrganizationScopedAdmin
 
-from .models import Membership, Plan, PlanCategory, RevenueAccount
+from .models import Plan, PlanCategory, RevenueAccount
 
 
 @admin.register(RevenueAccount)
@@ -38,12 +41,3 @@ class PlanAdmin(OrganizationScopedAdmin):
     list_filter = ("organization", "plan_category", "billing_frequency", "is_active", "visibility")
     search_fields = ("name",)
     list_select_related = ("organization", "plan_category", "revenue_account")
-
-
-@admin.register(Membership)
-class MembershipAdmin(OrganizationScopedAdmin):
-    list_display = ("id", "contact", "plan", "status", "uses_remaining", "start_date", "end_date", "payment_status")
-    list_filter = ("organization", "status", "payment_status")
-    search_fields = ("contact__first_name", "contact__last_name", "contact__email", "plan__name")
-    list_select_related = ("contact", "plan")
-    raw_id_fields = ("contact", "plan", "club")

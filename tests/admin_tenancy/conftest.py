@@ -18,7 +18,7 @@ from apps.contacts.models import Contact
 from apps.instructors.models import Instructor, InstructorType, PayRatePolicy
 from apps.organizations.models import StaffMembership
 
-ADMIN_APPS = ("bookings", "billing", "instructors", "clubs")
+ADMIN_APPS = ("bookings", "billing", "memberships", "instructors", "clubs")
 
 
 @dataclass
