@@ -311,6 +311,8 @@ class TestSeedDemo:
         run("seed_demo")
         assert DEMO_APPS[:4] == ("clubs", "contacts", "instructors", "classes")  # the others build on these
         assert calls == [(app, sorted(DEMO_APPS[:position])) for position, app in enumerate(DEMO_APPS)]
+        # memberships are sold on billing's plans, and bookings draw seats from them
+        assert DEMO_APPS.index("billing") < DEMO_APPS.index("memberships") < DEMO_APPS.index("bookings")
 
     def test_missing_demo_module_is_skipped_but_a_broken_import_is_not(self, monkeypatch):
         real_import = importlib.import_module
