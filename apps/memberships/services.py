@@ -26,6 +26,7 @@ from apps.billing.revenue_accounts import revenue_account_for_plan
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 from apps.domain_events.services import emit, emit_many
+from apps.invoices.services import issue_invoice, refresh_invoice_payment
 from apps.pricing.quote import currency_exponent, round_money
 from apps.transactions.choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from apps.transactions.models import Transaction
@@ -154,6 +155,13 @@ def _bill_period(organization, membership, plan, start, end, *, signup_fee=ZERO,
     return charges
 
 
+def _invoice(organization, charges: list, issue_date: dt.date) -> None:
+    """One invoice for the charges of one billed period (the period's price and, at sale, the sign-up fee);
+    none when the period cost nothing. Emits `invoice.created` after the membership's and the charges' events."""
+    if charges:
+        issue_invoice(organization, charges, issue_date=issue_date)
+
+
 # -- sale -------------------------------------------------------------------------------------------------------
 
 
@@ -170,8 +178,8 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
     """Sell `data["plan"]` to `data["contact"]` (validated input with model field names).
 
     One transaction: the membership, its first period's charge and the sign-up fee's (paid when `payment_status`
-    is `paid`), and the events. An archived contact or an inactive plan is 400 on `contactId`/`planId`, checked
-    under their row locks."""
+    is `paid`), the invoice listing them, and the events. An archived contact or an inactive plan is 400 on
+    `contactId`/`planId`, checked under their row locks."""
     now = timezone.now()
     with transaction.atomic():
         contact = Contact.objects.select_for_update().get(pk=data["contact"].pk)
@@ -209,6 +217,7 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
             [_membership_event(organization, "membership.created", membership.pk)]
             + [_transaction_event(organization, "transaction.created", charge.pk) for charge in charges],
         )
+        _invoice(organization, charges, local_today(organization, plan.club, now))
     return membership
 
 
@@ -219,14 +228,14 @@ def _latest_period(membership) -> MembershipPeriod | None:
     return MembershipPeriod.objects.filter(membership=membership).order_by("-start_date").first()
 
 
-def _settle(organization, membership, *, paid: bool, now) -> list:
-    """Mark the latest billed period's charges paid in full (or back to unpaid); events for those that changed.
-    A charge with refunds, or void, is left alone."""
+def _settle(organization, membership, *, paid: bool, now) -> tuple[list, list]:
+    """Mark the latest billed period's charges paid in full (or back to unpaid): (events for those that changed,
+    the ids of their invoices). A charge with refunds, or void, is left alone."""
     period = _latest_period(membership)
     if period is None:
-        return []
+        return [], []
     ids = [pk for pk in (period.charge_id, period.signup_fee_id) if pk is not None]
-    events = []
+    events, invoice_ids = [], []
     for charge in Transaction.objects.select_for_update().filter(pk__in=ids).order_by("id"):
         if paid and charge.payment_status in (
             TransactionPaymentStatus.UNPAID,
@@ -240,12 +249,14 @@ def _settle(organization, membership, *, paid: bool, now) -> list:
         else:
             continue
         charge.save(update_fields=["paid_amount", "paid_at", "payment_status", "updated_at"])
+        if charge.invoice_id is not None and charge.invoice_id not in invoice_ids:
+            invoice_ids.append(charge.invoice_id)
         events.append(
             _transaction_event(
                 organization, "transaction.updated", charge.pk, ["paidAmount", "paymentStatus", "paidAt"]
             )
         )
-    return events
+    return events, invoice_ids
 
 
 def renews(membership, plan) -> bool:
@@ -263,7 +274,7 @@ def update_membership(membership: Membership, data: dict) -> Membership:
     with transaction.atomic():
         locked = _lock(membership.pk)
         before = payload(organization, locked.pk)
-        events = []
+        events, invoice_ids = [], []
         if "price" in data:
             locked.price = round_money(Decimal(data["price"]), currency_exponent(organization.currency))
         if "notes" in data:
@@ -273,13 +284,15 @@ def update_membership(membership: Membership, data: dict) -> Membership:
         status = data.get("payment_status")
         if status is not None and status != locked.payment_status:
             locked.payment_status = status
-            events += _settle(organization, locked, paid=status == MembershipPaymentStatus.PAID, now=now)
+            events, invoice_ids = _settle(organization, locked, paid=status == MembershipPaymentStatus.PAID, now=now)
         locked.save()
         after = payload(organization, locked.pk)
         changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
         if changed:
             events.insert(0, ("membership.updated", after, changed))
         emit_many(organization, events)
+        for invoice_id in invoice_ids:
+            refresh_invoice_payment(invoice_id)  # `amountPaid` and `status` follow (invoice.updated)
     return locked
 
 
@@ -415,7 +428,8 @@ def due_membership_ids(now: dt.datetime) -> list[int]:
 
 
 def _renew(organization, locked: Membership, plan, now) -> list:
-    """Bill the period starting on `nextBillingDate` and move the dates; [] when it cannot renew any more."""
+    """Bill the period starting on `nextBillingDate` and move the dates: the period's charges ([] when it cost
+    nothing, or cannot renew any more)."""
     cadence = cadence_of(locked.billing_frequency, plan.custom_period, plan.custom_period_unit)
     start = locked.next_billing_date
     if cadence is None or not plan.auto_renews:
@@ -432,7 +446,7 @@ def _renew(organization, locked: Membership, plan, now) -> list:
     locked.uses_remaining = plan.max_uses
     if charges:
         locked.payment_status = MembershipPaymentStatus.UNPAID
-    return [_transaction_event(organization, "transaction.created", charge.pk) for charge in charges]
+    return charges
 
 
 def process_membership(membership_id: int, now: dt.datetime | None = None) -> list[str]:
@@ -462,23 +476,29 @@ def process_membership(membership_id: int, now: dt.datetime | None = None) -> li
             _resume(locked)
             events.append(_membership_event(organization, "membership.resumed", locked.pk))
         before = payload(organization, locked.pk)
-        renewal_events = []
+        billed = []  # the charges of each period billed now
         for _ in range(MAX_PERIODS_PER_RUN):
             due = locked.next_billing_date
             if due is None or locked.cancel_at is not None or due - dt.timedelta(plan.renewal_days_in_advance) > today:
                 break
-            renewal_events += _renew(organization, locked, plan, now)
+            billed.append(_renew(organization, locked, plan, now))
         if locked.next_billing_date != before["nextBillingDate"] or locked.end_date != before["endDate"]:
             locked.save()
             after = payload(organization, locked.pk)
             changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
             events.append(("membership.updated", after, changed))
-            events += renewal_events
+            events += [
+                _transaction_event(organization, "transaction.created", charge.pk)
+                for charges in billed
+                for charge in charges
+            ]
         if locked.next_billing_date is None and locked.end_date is not None and locked.end_date < today:
             locked.status = MembershipStatus.EXPIRED
             locked.save(update_fields=["status", "updated_at"])
             events.append(_membership_event(organization, "membership.expired", locked.pk))
         emit_many(organization, events)
+        for charges in billed:
+            _invoice(organization, charges, today)
         return [e[0] for e in events]
 
 

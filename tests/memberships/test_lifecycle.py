@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from apps.billing.models import Membership
 from apps.domain_events.models import DomainEvent
+from apps.invoices.models import Invoice
 from apps.memberships import services
 from apps.memberships.models import MembershipPeriod
 from apps.memberships.tasks import run_membership_lifecycle
@@ -75,6 +76,10 @@ def test_renewal_bills_the_next_period_inside_the_advance_window_once(api, organ
     assert (first.payment_status, fee.payment_status) == ("paid", "paid")
     period = MembershipPeriod.objects.get(membership_id=body["id"], start_date=dt.date(2026, 2, 1))
     assert (period.end_date, period.charge_id, period.signup_fee_id) == (dt.date(2026, 2, 28), second.id, None)
+    invoice = Invoice.objects.get(lines__transaction=second)  # the renewal's own invoice, issued that day
+    assert (invoice.status, invoice.total, invoice.issue_date) == ("open", Decimal("40"), dt.date(2026, 1, 29))
+    assert invoice.lines.count() == 1 and Invoice.objects.count() == 2
+    assert Transaction.objects.get(pk=second.pk).invoice_id == invoice.id
     (updated,) = DomainEvent.objects.filter(type="membership.updated")
     assert sorted(updated.changed_fields) == ["endDate", "nextBillingDate", "paymentStatus", "usesRemaining"]
     assert updated.data == {**renewed, "contactEmail": None}
@@ -82,11 +87,18 @@ def test_renewal_bills_the_next_period_inside_the_advance_window_once(api, organ
 
     assert services.run_lifecycle(now=utc(2026, 1, 29, 9)) == {}  # twice: nothing more
     assert services.run_lifecycle(now=utc(2026, 2, 20)) == {}
-    assert len(charges_of(body["id"])) == 3 and DomainEvent.objects.count() == 2
+    assert len(charges_of(body["id"])) == 3 and Invoice.objects.count() == 2
+    assert sorted(DomainEvent.objects.values_list("type", flat=True)) == [
+        "invoice.created",
+        "membership.updated",
+        "transaction.created",
+    ]
 
     response = api.patch(f"{URL}/{body['id']}", {"paymentStatus": "paid"}, format="json")
     assert response.json()["paymentStatus"] == "paid"
     assert [c.payment_status for c in charges_of(body["id"])] == ["paid", "paid", "paid"]
+    invoice.refresh_from_db()
+    assert invoice.status == "paid"
 
 
 def test_a_backdated_sale_catches_up_every_period_due(api, contact):
@@ -185,7 +197,9 @@ def _assert_renewed_once(ids):
         starts = list(MembershipPeriod.objects.filter(membership_id=membership_id).values_list("start_date", flat=True))
         assert len(starts) == len(set(starts)) == 2
         assert len(charges_of(membership_id)) == 2
+        assert Invoice.objects.filter(lines__transaction__membership_id=membership_id).distinct().count() == 2
     assert DomainEvent.objects.filter(type="membership.updated").count() == len(ids)
+    assert DomainEvent.objects.filter(type="invoice.created").count() == 2 * len(ids)
 
 
 def test_the_beat_task_renews_and_running_it_twice_creates_nothing_more(api, contact):

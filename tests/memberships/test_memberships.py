@@ -11,6 +11,7 @@ from django.utils import timezone
 from apps.billing.models import Membership, Plan, RevenueAccount
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
+from apps.invoices.models import Invoice
 from apps.memberships.models import MembershipPeriod
 from apps.transactions.models import Transaction
 
@@ -102,9 +103,22 @@ def test_sale_presents_every_field_and_records_its_charges_and_events(api, organ
     listed = api.get("/v1/platform/transactions", {"membershipId": membership.id}).json()["data"]
     assert {row["id"] for row in listed} == {charge.id, fee.id}
 
+    invoice = Invoice.objects.get(organization=organization)  # one invoice: the period's charge and the fee
+    assert (invoice.status, invoice.total, invoice.amount_paid, invoice.contact_id) == (
+        "open",
+        Decimal("50"),
+        0,
+        contact.id,
+    )
+    assert [line.transaction_id for line in invoice.lines.order_by("position")] == [charge.id, fee.id]
+    assert {row["invoiceId"] for row in listed} == {invoice.id}
+
     (created,) = events("membership.created")
     assert created.data == {**body, "contactEmail": None}  # event payloads carry no contact e-mail
     assert [e.data["id"] for e in events("transaction.created")] == [charge.id, fee.id]
+    assert [e.data["id"] for e in events("invoice.created")] == [invoice.id]
+    types = list(DomainEvent.objects.order_by("created_at", "id").values_list("type", flat=True))
+    assert types[-4:] == ["membership.created", "transaction.created", "transaction.created", "invoice.created"]
 
 
 def test_paid_sale_records_its_charges_paid_in_full(api, organization, contact):
@@ -114,6 +128,8 @@ def test_paid_sale_records_its_charges_paid_in_full(api, organization, contact):
     for row in Transaction.objects.filter(membership_id=body["id"]):
         assert row.payment_status == "paid" and row.paid_amount == row.amount and row.paid_at is not None
     assert sorted(Transaction.objects.values_list("amount", flat=True)) == [Decimal("5.000"), Decimal("35.500")]
+    invoice = Invoice.objects.get()
+    assert (invoice.status, invoice.total, invoice.amount_paid) == ("paid", Decimal("40.5"), Decimal("40.5"))
 
 
 def test_a_free_membership_has_no_charge_and_a_zero_fee_none(api, organization, contact):
@@ -123,6 +139,7 @@ def test_a_free_membership_has_no_charge_and_a_zero_fee_none(api, organization, 
     sold(api, contact, plan, price=0, signupFee=0)
     assert Transaction.objects.count() == 1
     assert MembershipPeriod.objects.count() == 2
+    assert Invoice.objects.count() == 1  # nothing to invoice for the free one
 
 
 def test_amounts_round_half_up_at_the_currency_precision(api, organization, contact):
@@ -285,6 +302,11 @@ def test_patch_paid_state_follows_on_the_latest_periods_charges(api, contact):
     rows = list(Transaction.objects.filter(membership_id=body["id"]).order_by("id"))
     assert [(r.payment_status, r.paid_amount) for r in rows] == [("paid", Decimal("40")), ("paid", Decimal("10"))]
     assert all(r.paid_at is not None for r in rows)
+    invoice = Invoice.objects.get()
+    assert (invoice.status, invoice.amount_paid) == ("paid", Decimal("50"))
+    (invoice_updated,) = events("invoice.updated")
+    assert sorted(invoice_updated.changed_fields) == ["amountDue", "amountPaid", "status"]
+    assert invoice_updated.data["status"] == "paid"
     (updated,) = events("membership.updated")
     assert updated.changed_fields == ["paymentStatus"] and updated.data == {**response.json(), "contactEmail": None}
     assert [e.changed_fields for e in events("transaction.updated")] == [["paidAmount", "paymentStatus", "paidAt"]] * 2
@@ -295,6 +317,9 @@ def test_patch_paid_state_follows_on_the_latest_periods_charges(api, contact):
     assert api.patch(url, {"paymentStatus": "unpaid"}, format="json").json()["paymentStatus"] == "unpaid"
     rows = list(Transaction.objects.filter(membership_id=body["id"]).order_by("id"))
     assert [(r.payment_status, r.paid_amount, r.paid_at) for r in rows] == [("unpaid", 0, None)] * 2
+    invoice.refresh_from_db()
+    assert (invoice.status, invoice.amount_paid) == ("open", 0)
+    assert len(events("invoice.updated")) == 2
 
 
 def test_patch_price_end_date_and_notes(api, contact):

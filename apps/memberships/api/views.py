@@ -45,12 +45,13 @@ def _transition(operation_id, summary, description, request=None):
     },
     descriptions={
         "create": "Creates the membership, its first period's charge and, when the sign-up fee is above 0, the fee's "
-        "charge. **No payment is taken.** `endDate` and `nextBillingDate` follow from the plan's billing frequency "
-        "(a one-time plan covers `validityPeriod` days); `usesRemaining` starts at the plan's `maxUses`. A retired "
-        "or inactive plan, or an archived contact, is 400 on `planId`/`contactId`.",
+        "charge, and one invoice listing them. **No payment is taken.** `endDate` and `nextBillingDate` follow from "
+        "the plan's billing frequency (a one-time plan covers `validityPeriod` days); `usesRemaining` starts at the "
+        "plan's `maxUses`. A retired or inactive plan, or an archived contact, is 400 on `planId`/`contactId`.",
         "partial_update": "`price` applies from the next period on. `paymentStatus: paid` records the latest billed "
-        "period's charges as paid in full; `unpaid` reverses it. `endDate` moves the end (and `nextBillingDate` "
-        "of an auto-renewing membership); only while active or paused (else 409 `INVALID_STATE_TRANSITION`).",
+        "period's charges as paid in full (their invoice follows); `unpaid` reverses it. `endDate` moves the end "
+        "(and `nextBillingDate` of an auto-renewing membership); only while active or paused (else 409 "
+        "`INVALID_STATE_TRANSITION`).",
     },
     pause=_transition(
         "memberships_pause",
