@@ -212,12 +212,10 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
             notes=data.get("notes"),
         )
         charges = _bill_period(organization, membership, plan, start, end, signup_fee=signup_fee, paid=paid, now=now)
-        emit_many(
-            organization,
-            [_membership_event(organization, "membership.created", membership.pk)]
-            + [_transaction_event(organization, "transaction.created", charge.pk) for charge in charges],
-        )
+        emit(organization, "membership.created", payload(organization, membership.pk))
         _invoice(organization, charges, local_today(organization, plan.club, now))
+        # after the invoice: the charges' events show their `invoiceId`
+        emit_many(organization, [_transaction_event(organization, "transaction.created", c.pk) for c in charges])
     return membership
 
 
@@ -487,19 +485,24 @@ def process_membership(membership_id: int, now: dt.datetime | None = None) -> li
             after = payload(organization, locked.pk)
             changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
             events.append(("membership.updated", after, changed))
+            emit_many(organization, events)
+            done, events = [e[0] for e in events], []
+            for charges in billed:
+                _invoice(organization, charges, today)
+            # after the invoices: the charges' events show their `invoiceId`
             events += [
                 _transaction_event(organization, "transaction.created", charge.pk)
                 for charges in billed
                 for charge in charges
             ]
+        else:
+            done = []
         if locked.next_billing_date is None and locked.end_date is not None and locked.end_date < today:
             locked.status = MembershipStatus.EXPIRED
             locked.save(update_fields=["status", "updated_at"])
             events.append(_membership_event(organization, "membership.expired", locked.pk))
         emit_many(organization, events)
-        for charges in billed:
-            _invoice(organization, charges, today)
-        return [e[0] for e in events]
+        return done + [e[0] for e in events]
 
 
 def run_lifecycle(now: dt.datetime | None = None) -> dict:

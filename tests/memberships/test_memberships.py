@@ -118,7 +118,8 @@ def test_sale_presents_every_field_and_records_its_charges_and_events(api, organ
     assert [e.data["id"] for e in events("transaction.created")] == [charge.id, fee.id]
     assert [e.data["id"] for e in events("invoice.created")] == [invoice.id]
     types = list(DomainEvent.objects.order_by("created_at", "id").values_list("type", flat=True))
-    assert types[-4:] == ["membership.created", "transaction.created", "transaction.created", "invoice.created"]
+    assert types[-4:] == ["membership.created", "invoice.created", "transaction.created", "transaction.created"]
+    assert {e.data["invoiceId"] for e in events("transaction.created")} == {invoice.id}
 
 
 def test_paid_sale_records_its_charges_paid_in_full(api, organization, contact):
