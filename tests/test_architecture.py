@@ -29,11 +29,11 @@ LAYERS = (
     "invoices",
     "bookings",
     "policies",
+    "memberships",
     "analytics",
     "messaging",
     "website",
     "marketplace_pages",
-    "memberships",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django
