@@ -32,6 +32,7 @@ LAYERS = (
     "analytics",
     "messaging",
     "website",
+    "marketplace",
     "marketplace_pages",
 )
 

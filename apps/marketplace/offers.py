@@ -1,0 +1,261 @@
+"""Bookable court times: the public module of the marketplace (the search below, and the gym page's free times).
+
+A court time is a start on the club's wall clock at a whole multiple of `STEP_MINUTES` past midnight (10:00,
+10:30, ...) such that `[start, start + duration)` (real elapsed time, so DST-correct) lies inside one of the club's
+opening intervals of that day and overlaps nothing that occupies the court (`apps.occupancy.queries`: active
+bookings, blocks, active classes; the truth the Platform API's booking checks read), and does not start in the
+past. A wall-clock time that does not exist (the hour skipped when the clocks go forward) is not offered; one that
+happens twice (when they go back) is offered once, at its first occurrence.
+
+Entry points:
+
+- `club_free_slots(club, day, duration_minutes=60, *, now=None)`: one club's free court times of a day, for the
+  club's marketplace page (4 queries: areas, then bookings, blocks and classes).
+- `free_slots(club, areas, day, busy, ...)`: the same over rows the caller loaded in bulk (no queries).
+- `search_offers(...)`: `POST /v1/public/network/search/offers`, a bounded number of queries whatever the number
+  of clubs in range; only the returned page is priced.
+"""
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.clubs.models import Area, Club
+from apps.clubs.services import opening_intervals
+from apps.occupancy.queries import busy_intervals
+from apps.pricing import quote as pricing
+from apps.pricing.models import PricingRule
+
+from . import geo, listing
+from .choices import OfferDuration
+from .shapes import Offer
+
+STEP_MINUTES = 30
+DURATIONS = tuple(OfferDuration.values)
+DEFAULT_RADIUS_KM = 25
+MAX_RADIUS_KM = 100
+AREA_COLUMNS = ("id", "club_id", "name", "sports", "area_type_id", "hourly_rate", "position")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A free court time: `start`/`end` aware UTC instants, `date`/`time` on the club's clock."""
+
+    area_id: int
+    start: dt.datetime
+    end: dt.datetime
+    date: dt.date
+    time: str  # HH:MM
+
+
+def day_bounds(club: Club, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """The UTC instants of the start of `day` and of the next day on the club's clock."""
+    tz = ZoneInfo(club.timezone or "UTC")
+    start = dt.datetime.combine(day, dt.time.min, tzinfo=tz).astimezone(dt.UTC)
+    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min, tzinfo=tz).astimezone(dt.UTC)
+    return start, end
+
+
+def wall_starts(club: Club, day: dt.date, earliest: dt.time | None, latest: dt.time | None) -> list[tuple]:
+    """`(instant, "HH:MM")` of every start time of `day` on the club's clock, every `STEP_MINUTES`, from
+    `earliest` to `latest` (both included); skipped wall times left out, repeated ones at their first instant."""
+    tz = ZoneInfo(club.timezone or "UTC")
+    first = 0 if earliest is None else earliest.hour * 60 + earliest.minute
+    last = 24 * 60 - 1 if latest is None else latest.hour * 60 + latest.minute
+    first = -(-first // STEP_MINUTES) * STEP_MINUTES  # up to the step
+    starts = []
+    for minute in range(first, last + 1, STEP_MINUTES):
+        wall = dt.datetime.combine(day, dt.time(minute // 60, minute % 60), tzinfo=tz)
+        instant = wall.astimezone(dt.UTC)
+        if instant.astimezone(tz).replace(tzinfo=None) != wall.replace(tzinfo=None):
+            continue  # inside the gap when the clocks go forward: that wall time does not exist
+        starts.append((instant, f"{minute // 60:02d}:{minute % 60:02d}"))
+    return starts
+
+
+def free_slots(
+    club: Club,
+    areas: Sequence,
+    day: dt.date,
+    busy: dict[int, list[tuple]],
+    *,
+    duration_minutes: int = 60,
+    earliest: dt.time | None = None,
+    latest: dt.time | None = None,
+    now: dt.datetime | None = None,
+) -> list[Slot]:
+    """The free court times of `club`'s `areas` (objects or rows with `id`) on `day`, ordered by time, then by
+    the order of `areas`. `busy` maps an area id to its occupied `(start, end)` intervals (any that overlap the
+    day; `apps.occupancy.queries.busy_intervals`). No queries."""
+    opening = opening_intervals(club, day)
+    if not opening or not areas:
+        return []
+    length = dt.timedelta(minutes=duration_minutes)
+    now = timezone.now() if now is None else now
+    candidates = []
+    for start, label in wall_starts(club, day, earliest, latest):
+        end = start + length
+        if start < now:
+            continue
+        if any(open_ <= start and end <= close for open_, close in opening):
+            candidates.append((start, end, label))
+    slots = []
+    for start, end, label in candidates:
+        for area in areas:
+            area_id = area["id"] if isinstance(area, dict) else area.id
+            if any(b_start < end and start < b_end for b_start, b_end in busy.get(area_id, ())):
+                continue
+            slots.append(Slot(area_id=area_id, start=start, end=end, date=day, time=label))
+    return slots
+
+
+def club_free_slots(club: Club, day: dt.date, duration_minutes: int = 60, *, now=None) -> list[Slot]:
+    """One club's free court times on `day` (its active areas, by position): 4 queries."""
+    areas = list(Area.objects.filter(club=club, is_active=True).order_by("position", "id"))
+    start, end = day_bounds(club, day)
+    busy = defaultdict(list)
+    for area_id, b_start, b_end in busy_intervals([a.id for a in areas], start, end):
+        busy[area_id].append((b_start, b_end))
+    return free_slots(club, areas, day, busy, duration_minutes=duration_minutes, now=now)
+
+
+def offer_url(slug: str, day: dt.date, time: str, area_id: int, duration_minutes: int) -> str:
+    url = f"{settings.MARKETPLACE_URL}/clubs/{slug}?date={day.isoformat()}&time={time}&areaId={area_id}"
+    return url if duration_minutes == 60 else f"{url}&duration={duration_minutes}"
+
+
+def _area_sport(area_sports: Iterable[str], wanted: Sequence[str]) -> str | None:
+    """The offer's sport: the first requested sport the court serves; without a request, the court's only
+    sport (as the quote defaults it), else none."""
+    area_sports = list(area_sports or [])
+    if wanted:
+        return next((s for s in wanted if s in area_sports), None)
+    return area_sports[0] if len(area_sports) == 1 else None
+
+
+def search_offers(
+    *,
+    latitude: float,
+    longitude: float,
+    day: dt.date,
+    sports: Sequence[str] = (),
+    earliest: dt.time | None = None,
+    latest: dt.time | None = None,
+    duration_minutes: int = 60,
+    radius_km: float = DEFAULT_RADIUS_KM,
+    limit: int = 50,
+    offset: int = 0,
+    now: dt.datetime | None = None,
+) -> tuple[list[Offer], int]:
+    """(the page of offers, the total): free court times of the listed clubs open on `day` within `radius_km`,
+    nearest club first, then by time, then by court (position). Six queries: clubs (with their organization),
+    areas, bookings, blocks, classes of the day, and the pricing rules of the page's organizations."""
+    now = timezone.now() if now is None else now
+    sports = [s.strip().lower() for s in sports if s.strip()]
+    clubs = list(
+        listing.listed_clubs()
+        .filter(listing.near(latitude, longitude, radius_km), listing.open_on(day))
+        .annotate(distance=geo.distance_expression(latitude, longitude))
+        .filter(distance__lte=radius_km)
+        .select_related("organization")
+        .only(
+            "id",
+            "slug",
+            "name",
+            "timezone",
+            "opening_hours",
+            "closed_dates",
+            "closing_date",
+            "organization__currency",
+            "organization__default_tax_rate",
+        )
+        .order_by("distance", "id")
+    )
+    if not clubs:
+        return [], 0
+    areas = Area.objects.filter(club_id__in=[c.id for c in clubs], is_active=True)
+    if sports:
+        wanted = Q()
+        for sport in sports:
+            wanted |= Q(sports__contains=[sport])
+        areas = areas.filter(wanted)
+    areas_by_club = defaultdict(list)
+    for row in areas.order_by("position", "id").values(*AREA_COLUMNS):
+        areas_by_club[row["club_id"]].append(row)
+    clubs = [c for c in clubs if areas_by_club.get(c.id)]
+    if not clubs:
+        return [], 0
+    window_start = min(day_bounds(c, day)[0] for c in clubs)
+    window_end = max(day_bounds(c, day)[1] for c in clubs)
+    area_ids = [row["id"] for c in clubs for row in areas_by_club[c.id]]
+    busy = defaultdict(list)
+    for area_id, b_start, b_end in busy_intervals(area_ids, window_start, window_end):
+        busy[area_id].append((b_start, b_end))
+
+    # Every free time (cheap interval arithmetic) for the total; only the page is priced.
+    found = []
+    for club in clubs:
+        for slot in free_slots(
+            club,
+            areas_by_club[club.id],
+            day,
+            busy,
+            duration_minutes=duration_minutes,
+            earliest=earliest,
+            latest=latest,
+            now=now,
+        ):
+            found.append((club, slot))
+    page = found[offset : offset + limit]
+    if not page:
+        return [], len(found)
+
+    rules_by_org = defaultdict(list)
+    for rule in PricingRule.objects.filter(
+        organization_id__in={club.organization_id for club, _ in page}, is_active=True
+    ).values("organization_id", *pricing.RULE_COLUMNS):
+        rules_by_org[rule["organization_id"]].append(rule)
+    area_rows = {row["id"]: row for rows in areas_by_club.values() for row in rows}
+    return [
+        _offer(club, slot, area_rows[slot.area_id], sports, rules_by_org, duration_minutes) for club, slot in page
+    ], len(found)
+
+
+def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_minutes: int) -> Offer:
+    organization = club.organization
+    sport = _area_sport(area["sports"], sports)
+    rules = [r for r in rules_by_org[club.organization_id] if r["club_id"] is None or r["club_id"] == club.id]
+    quoted = pricing.quote(
+        rules,
+        area=pricing.AreaFacts(
+            id=area["id"], club_id=club.id, area_type_id=area["area_type_id"], hourly_rate=area["hourly_rate"]
+        ),
+        start=slot.start,
+        end=slot.end,
+        timezone=club.timezone or "UTC",
+        sport=sport,
+        member_plan_ids=frozenset(),
+        tax_rate=Decimal(organization.default_tax_rate),
+        exponent=pricing.currency_exponent(organization.currency),
+    )
+    return {
+        "clubSlug": club.slug,
+        "clubName": club.name,
+        "areaId": area["id"],
+        "areaName": area["name"],
+        "sport": sport,
+        "date": slot.date,
+        "time": slot.time,
+        "durationMinutes": duration_minutes,
+        "price": float(quoted.price),
+        "currency": organization.currency,
+        "timezone": club.timezone or "UTC",
+        "url": offer_url(club.slug, slot.date, slot.time, area["id"], duration_minutes),
+    }
