@@ -4,6 +4,7 @@ instructor ids, the instructors shown, and the classes' instructor names)."""
 
 import datetime as dt
 import html
+import re
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -28,6 +29,7 @@ from . import listing
 from .search import rating
 from .shapes import ClubProfile
 
+LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 UPCOMING_DAYS = 14
 MAX_UPCOMING_CLASSES = 50
 
@@ -54,7 +56,9 @@ def plain_text(document) -> str | None:
     lines = []
 
     def text(value) -> str:
-        return html.unescape(strip_tags(str(value))).strip() if value is not None else ""
+        if value is None:
+            return ""
+        return html.unescape(strip_tags(LINE_BREAK.sub("\n", str(value)))).strip()
 
     def items(values):
         for item in values or []:
