@@ -103,7 +103,14 @@ def test_locale_translates_names(public, organization, club):
         translations={"es": {"name": "Mensual", "description": "Juega todo el mes"}},
     )
     kind = ClassType.objects.create(organization=organization, name="Clinic", translations={"es": {"name": "Clínica"}})
-    a_class(organization, club, 2, name="Morning clinic", class_type=kind, translations={"es": {"name": "Clínica de mañana"}})
+    a_class(
+        organization,
+        club,
+        2,
+        name="Morning clinic",
+        class_type=kind,
+        translations={"es": {"name": "Clínica de mañana"}},
+    )
 
     spanish = public.get(PROFILE.format(slug=club.slug), {"locale": "es"}).json()
     english = public.get(PROFILE.format(slug=club.slug)).json()
@@ -166,7 +173,9 @@ def test_instructors_with_plain_text_bio(public, organization, club, make_listed
     a_class(organization, club, 1).instructors.add(teacher)
     other = make_listed_club("Other")
     elsewhere = instructor(organization, "Carl", "Elsewhere")
-    elsewhere.weekly_availability = [{"dayOfWeek": "monday", "startTime": "09:00", "endTime": "13:00", "clubId": other.id}]
+    elsewhere.weekly_availability = [
+        {"dayOfWeek": "monday", "startTime": "09:00", "endTime": "13:00", "clubId": other.id}
+    ]
     elsewhere.save()
     instructor(organization, "Dan", "Idle", weekly_availability=ana.weekly_availability, is_active=False)
 

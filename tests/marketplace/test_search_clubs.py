@@ -9,7 +9,7 @@ from django.db import connection
 
 from apps.clubs.models import Club, ClubReview
 from apps.clubs.services import is_club_open_on
-from apps.marketplace import geo, gazetteer, listing
+from apps.marketplace import gazetteer, geo, listing
 from apps.marketplace.search import DEFAULT_RADIUS_KM
 
 from .conftest import SEARCH, SOL
@@ -231,7 +231,9 @@ def _destination(lat, lng, bearing, km):
     d = km / geo.EARTH_RADIUS_KM
     phi1, lmb1, theta = math.radians(lat), math.radians(lng), math.radians(bearing)
     phi2 = math.asin(math.sin(phi1) * math.cos(d) + math.cos(phi1) * math.sin(d) * math.cos(theta))
-    lmb2 = lmb1 + math.atan2(math.sin(theta) * math.sin(d) * math.cos(phi1), math.cos(d) - math.sin(phi1) * math.sin(phi2))
+    lmb2 = lmb1 + math.atan2(
+        math.sin(theta) * math.sin(d) * math.cos(phi1), math.cos(d) - math.sin(phi1) * math.sin(phi2)
+    )
     return math.degrees(phi2), (math.degrees(lmb2) + 540) % 360 - 180
 
 
