@@ -17,6 +17,7 @@ Entry points:
 """
 
 import datetime as dt
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,12 +25,13 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, FloatField, Func, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from apps.clubs.models import Area, Club
 from apps.clubs.services import opening_intervals
-from apps.occupancy.queries import busy_intervals
+from apps.occupancy.queries import area_blocks, area_bookings, area_classes, busy_intervals
 from apps.pricing import quote as pricing
 from apps.pricing.models import PricingRule
 
@@ -63,21 +65,91 @@ def day_bounds(club: Club, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     return start, end
 
 
-def wall_starts(club: Club, day: dt.date, earliest: dt.time | None, latest: dt.time | None) -> list[tuple]:
-    """`(instant, "HH:MM")` of every start time of `day` on the club's clock, every `STEP_MINUTES`, from
-    `earliest` to `latest` (both included); skipped wall times left out, repeated ones at their first instant."""
-    tz = ZoneInfo(club.timezone or "UTC")
-    first = 0 if earliest is None else earliest.hour * 60 + earliest.minute
-    last = 24 * 60 - 1 if latest is None else latest.hour * 60 + latest.minute
-    first = -(-first // STEP_MINUTES) * STEP_MINUTES  # up to the step
+@functools.lru_cache(maxsize=512)
+def _start_grid(timezone_name: str, day: dt.date, first: int, last: int) -> tuple[tuple[float, str], ...]:
+    """`(epoch seconds, "HH:MM")` of the wall-clock minutes `first`..`last` of `day`, every `STEP_MINUTES`, in the
+    zone; skipped wall times left out, repeated ones at their first instant. The same for every club of a zone."""
+    tz = ZoneInfo(timezone_name)
     starts = []
     for minute in range(first, last + 1, STEP_MINUTES):
         wall = dt.datetime.combine(day, dt.time(minute // 60, minute % 60), tzinfo=tz)
         instant = wall.astimezone(dt.UTC)
         if instant.astimezone(tz).replace(tzinfo=None) != wall.replace(tzinfo=None):
             continue  # inside the gap when the clocks go forward: that wall time does not exist
-        starts.append((instant, f"{minute // 60:02d}:{minute % 60:02d}"))
-    return starts
+        starts.append((instant.timestamp(), f"{minute // 60:02d}:{minute % 60:02d}"))
+    return tuple(starts)
+
+
+def wall_starts(club: Club, day: dt.date, earliest: dt.time | None, latest: dt.time | None) -> list[tuple]:
+    """`(instant, "HH:MM")` of every start time of `day` on the club's clock, every `STEP_MINUTES`, from
+    `earliest` (rounded up to the step) to `latest` (both included)."""
+    return [
+        (dt.datetime.fromtimestamp(epoch, dt.UTC), label)
+        for epoch, label in _grid(club.timezone or "UTC", day, earliest, latest)
+    ]
+
+
+def _grid(timezone_name: str, day: dt.date, earliest: dt.time | None, latest: dt.time | None):
+    first = 0 if earliest is None else earliest.hour * 60 + earliest.minute
+    last = 24 * 60 - 1 if latest is None else latest.hour * 60 + latest.minute
+    first = -(-first // STEP_MINUTES) * STEP_MINUTES  # up to the step
+    return _start_grid(timezone_name, day, first, last)
+
+
+def _epoch(value) -> float:
+    return value if isinstance(value, int | float) else value.timestamp()
+
+
+def _merged(intervals) -> list[tuple[float, float]]:
+    """Occupied intervals (aware date-times or epoch seconds) as sorted, merged `(start, end)` epoch seconds."""
+    merged: list[list[float]] = []
+    for start, end in sorted((_epoch(s), _epoch(e)) for s, e in intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(start, end) for start, end in merged]
+
+
+def _free_times(
+    club: Club,
+    area_ids: Sequence[int],
+    day: dt.date,
+    busy: dict[int, list[tuple]],
+    duration_minutes: int,
+    earliest: dt.time | None,
+    latest: dt.time | None,
+    now: float,
+) -> list[tuple[float, str, int]]:
+    """`(start epoch, "HH:MM", area id)` of every free court time, by time then by the order of `area_ids`:
+    the start grid inside the opening hours and not before `now`, swept against each court's merged occupied
+    intervals (linear in both)."""
+    opening = [(a.timestamp(), b.timestamp()) for a, b in opening_intervals(club, day)]
+    if not opening or not area_ids:
+        return []
+    length = duration_minutes * 60
+    candidates = [
+        (start, start + length, label)
+        for start, label in _grid(club.timezone or "UTC", day, earliest, latest)
+        if start >= now and any(open_ <= start and start + length <= close for open_, close in opening)
+    ]
+    if not candidates:
+        return []
+    free_by_area = []
+    for area_id in area_ids:
+        occupied = _merged(busy.get(area_id, ()))
+        j, free = 0, []
+        for start, end, _ in candidates:
+            while j < len(occupied) and occupied[j][1] <= start:
+                j += 1
+            free.append(j >= len(occupied) or occupied[j][0] >= end)
+        free_by_area.append(free)
+    return [
+        (start, label, area_id)
+        for i, (start, _, label) in enumerate(candidates)
+        for area_id, free in zip(area_ids, free_by_area, strict=True)
+        if free[i]
+    ]
 
 
 def free_slots(
@@ -92,27 +164,15 @@ def free_slots(
     now: dt.datetime | None = None,
 ) -> list[Slot]:
     """The free court times of `club`'s `areas` (objects or rows with `id`) on `day`, ordered by time, then by
-    the order of `areas`. `busy` maps an area id to its occupied `(start, end)` intervals (any that overlap the
-    day; `apps.occupancy.queries.busy_intervals`). No queries."""
-    opening = opening_intervals(club, day)
-    if not opening or not areas:
-        return []
+    the order of `areas`. `busy` maps an area id to its occupied `(start, end)` intervals, aware date-times or
+    epoch seconds (any that overlap the day; `apps.occupancy.queries.busy_intervals`). No queries."""
+    area_ids = [area["id"] if isinstance(area, dict) else area.id for area in areas]
+    now = (timezone.now() if now is None else now).timestamp()
     length = dt.timedelta(minutes=duration_minutes)
-    now = timezone.now() if now is None else now
-    candidates = []
-    for start, label in wall_starts(club, day, earliest, latest):
-        end = start + length
-        if start < now:
-            continue
-        if any(open_ <= start and end <= close for open_, close in opening):
-            candidates.append((start, end, label))
     slots = []
-    for start, end, label in candidates:
-        for area in areas:
-            area_id = area["id"] if isinstance(area, dict) else area.id
-            if any(b_start < end and start < b_end for b_start, b_end in busy.get(area_id, ())):
-                continue
-            slots.append(Slot(area_id=area_id, start=start, end=end, date=day, time=label))
+    for epoch, label, area_id in _free_times(club, area_ids, day, busy, duration_minutes, earliest, latest, now):
+        start = dt.datetime.fromtimestamp(epoch, dt.UTC)
+        slots.append(Slot(area_id=area_id, start=start, end=start + length, date=day, time=label))
     return slots
 
 
@@ -124,6 +184,31 @@ def club_free_slots(club: Club, day: dt.date, duration_minutes: int = 60, *, now
     for area_id, b_start, b_end in busy_intervals([a.id for a in areas], start, end):
         busy[area_id].append((b_start, b_end))
     return free_slots(club, areas, day, busy, duration_minutes=duration_minutes, now=now)
+
+
+EPOCH_TEMPLATE = "EXTRACT(EPOCH FROM %(expressions)s)::float8"
+
+
+def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, list[tuple[float, float]]]:
+    """What occupies the courts `area_ids` in [start, end), by area id, as epoch seconds: the querysets of
+    `apps.occupancy.queries.busy_intervals`, three queries. The ids go as one array parameter (hundreds of
+    courts would otherwise be hundreds of parameters to build and send) and the times come back as floats
+    (they parse much faster than date-times)."""
+    ids = RawSQL("SELECT unnest(%s::bigint[])", [list(area_ids)])
+    busy = defaultdict(list)
+    for queryset in (area_bookings(start, end), area_blocks(start, end), area_classes(start, end)):
+        rows = (
+            queryset.filter(area_id__in=ids)
+            .order_by()
+            .annotate(
+                start_epoch=Func(F("start_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
+                end_epoch=Func(F("end_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
+            )
+            .values_list("area_id", "start_epoch", "end_epoch")
+        )
+        for area_id, b_start, b_end in rows:
+            busy[area_id].append((b_start, b_end))
+    return busy
 
 
 def offer_url(slug: str, day: dt.date, time: str, area_id: int, duration_minutes: int) -> str:
@@ -194,26 +279,29 @@ def search_offers(
         return [], 0
     window_start = min(day_bounds(c, day)[0] for c in clubs)
     window_end = max(day_bounds(c, day)[1] for c in clubs)
-    area_ids = [row["id"] for c in clubs for row in areas_by_club[c.id]]
-    busy = defaultdict(list)
-    for area_id, b_start, b_end in busy_intervals(area_ids, window_start, window_end):
-        busy[area_id].append((b_start, b_end))
+    busy = _busy_epochs([row["id"] for c in clubs for row in areas_by_club[c.id]], window_start, window_end)
 
-    # Every free time (cheap interval arithmetic) for the total; only the page is priced.
-    found = []
-    for club in clubs:
-        for slot in free_slots(
+    # Every free time (interval arithmetic on epoch seconds) for the total; only the page is priced.
+    now_epoch = now.timestamp()
+    found = [
+        (club, free)
+        for club in clubs
+        for free in _free_times(
             club,
-            areas_by_club[club.id],
+            [row["id"] for row in areas_by_club[club.id]],
             day,
             busy,
-            duration_minutes=duration_minutes,
-            earliest=earliest,
-            latest=latest,
-            now=now,
-        ):
-            found.append((club, slot))
-    page = found[offset : offset + limit]
+            duration_minutes,
+            earliest,
+            latest,
+            now_epoch,
+        )
+    ]
+    length = dt.timedelta(minutes=duration_minutes)
+    page = []
+    for club, (epoch, label, area_id) in found[offset : offset + limit]:
+        start = dt.datetime.fromtimestamp(epoch, dt.UTC)
+        page.append((club, Slot(area_id=area_id, start=start, end=start + length, date=day, time=label)))
     if not page:
         return [], len(found)
 
