@@ -16,6 +16,7 @@ Entry points:
   of clubs in range; only the returned page is priced.
 """
 
+import bisect
 import datetime as dt
 import functools
 from collections import defaultdict
@@ -25,6 +26,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import F, FloatField, Func, Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -100,18 +102,43 @@ def _epoch(value) -> float:
     return value if isinstance(value, int | float) else value.timestamp()
 
 
-def _merged(intervals) -> list[tuple[float, float]]:
-    """Occupied intervals (aware date-times or epoch seconds) as sorted, merged `(start, end)` epoch seconds."""
-    merged: list[list[float]] = []
+def _merged(intervals) -> tuple[list[float], list[float]]:
+    """Occupied intervals (aware date-times or epoch seconds), merged: (starts, ends), both sorted."""
+    starts: list[float] = []
+    ends: list[float] = []
     for start, end in sorted((_epoch(s), _epoch(e)) for s, e in intervals):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
         else:
-            merged.append([start, end])
-    return [(start, end) for start, end in merged]
+            starts.append(start)
+            ends.append(end)
+    return starts, ends
 
 
-def _free_times(
+@dataclass(frozen=True)
+class _Grid:
+    """A club's start times of a day (`starts` epoch seconds, `labels` HH:MM) and, per court, which are taken."""
+
+    starts: list[float]
+    labels: list[str]
+    area_ids: list[int]
+    taken: list[bytearray]  # per court, 1 where the start is not free
+
+    @property
+    def free_count(self) -> int:
+        return len(self.starts) * len(self.area_ids) - sum(sum(flags) for flags in self.taken)
+
+    def free_times(self) -> list[tuple[float, str, int]]:
+        """`(start epoch, "HH:MM", area id)` of every free court time, by time then by court order."""
+        return [
+            (start, self.labels[i], area_id)
+            for i, start in enumerate(self.starts)
+            for area_id, flags in zip(self.area_ids, self.taken, strict=True)
+            if not flags[i]
+        ]
+
+
+def _grid_of(
     club: Club,
     area_ids: Sequence[int],
     day: dt.date,
@@ -120,36 +147,27 @@ def _free_times(
     earliest: dt.time | None,
     latest: dt.time | None,
     now: float,
-) -> list[tuple[float, str, int]]:
-    """`(start epoch, "HH:MM", area id)` of every free court time, by time then by the order of `area_ids`:
-    the start grid inside the opening hours and not before `now`, swept against each court's merged occupied
-    intervals (linear in both)."""
+) -> _Grid:
+    """The club's start grid inside its opening hours and not before `now`, with each court's occupied intervals
+    marked on it: a start `s` is taken by an occupied `[b, e)` when `b - duration < s < e` (two bisections per
+    occupied interval, nothing per start)."""
     opening = [(a.timestamp(), b.timestamp()) for a, b in opening_intervals(club, day)]
-    if not opening or not area_ids:
-        return []
     length = duration_minutes * 60
-    candidates = [
-        (start, start + length, label)
-        for start, label in _grid(club.timezone or "UTC", day, earliest, latest)
-        if start >= now and any(open_ <= start and start + length <= close for open_, close in opening)
-    ]
-    if not candidates:
-        return []
-    free_by_area = []
+    starts, labels = [], []
+    if opening and area_ids:
+        for start, label in _grid(club.timezone or "UTC", day, earliest, latest):
+            if start >= now and any(open_ <= start and start + length <= close for open_, close in opening):
+                starts.append(start)
+                labels.append(label)
+    taken = []
     for area_id in area_ids:
-        occupied = _merged(busy.get(area_id, ()))
-        j, free = 0, []
-        for start, end, _ in candidates:
-            while j < len(occupied) and occupied[j][1] <= start:
-                j += 1
-            free.append(j >= len(occupied) or occupied[j][0] >= end)
-        free_by_area.append(free)
-    return [
-        (start, label, area_id)
-        for i, (start, _, label) in enumerate(candidates)
-        for area_id, free in zip(area_ids, free_by_area, strict=True)
-        if free[i]
-    ]
+        flags = bytearray(len(starts))
+        if starts:
+            for b_start, b_end in zip(*_merged(busy.get(area_id, ())), strict=True):
+                lo, hi = bisect.bisect_right(starts, b_start - length), bisect.bisect_left(starts, b_end)
+                flags[lo:hi] = b"\x01" * max(0, hi - lo)
+        taken.append(flags)
+    return _Grid(starts=starts, labels=labels, area_ids=list(area_ids), taken=taken)
 
 
 def free_slots(
@@ -170,7 +188,8 @@ def free_slots(
     now = (timezone.now() if now is None else now).timestamp()
     length = dt.timedelta(minutes=duration_minutes)
     slots = []
-    for epoch, label, area_id in _free_times(club, area_ids, day, busy, duration_minutes, earliest, latest, now):
+    grid = _grid_of(club, area_ids, day, busy, duration_minutes, earliest, latest, now)
+    for epoch, label, area_id in grid.free_times():
         start = dt.datetime.fromtimestamp(epoch, dt.UTC)
         slots.append(Slot(area_id=area_id, start=start, end=start + length, date=day, time=label))
     return slots
@@ -190,23 +209,24 @@ EPOCH_TEMPLATE = "EXTRACT(EPOCH FROM %(expressions)s)::float8"
 
 
 def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, list[tuple[float, float]]]:
-    """What occupies the courts `area_ids` in [start, end), by area id, as epoch seconds: the querysets of
-    `apps.occupancy.queries.busy_intervals`, three queries. The ids go as one array parameter (hundreds of
-    courts would otherwise be hundreds of parameters to build and send) and the times come back as floats
-    (they parse much faster than date-times)."""
+    """What occupies the courts `area_ids` in [start, end), by area id, as epoch seconds: the three querysets of
+    `apps.occupancy.queries.busy_intervals` (bookings, blocks, classes) in one `UNION ALL` query. The ids go as
+    one array parameter (hundreds of courts would otherwise be hundreds of parameters to build and send) and the
+    times come back as floats on the plain cursor (they parse much faster than date-times)."""
     ids = RawSQL("SELECT unnest(%s::bigint[])", [list(area_ids)])
+    epochs = {
+        "start_epoch": Func(F("start_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
+        "end_epoch": Func(F("end_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
+    }
+    first, *others = (
+        queryset.filter(area_id__in=ids).order_by().annotate(**epochs).values_list("area_id", *epochs)
+        for queryset in (area_bookings(start, end), area_blocks(start, end), area_classes(start, end))
+    )
+    sql, params = first.union(*others, all=True).query.sql_with_params()
     busy = defaultdict(list)
-    for queryset in (area_bookings(start, end), area_blocks(start, end), area_classes(start, end)):
-        rows = (
-            queryset.filter(area_id__in=ids)
-            .order_by()
-            .annotate(
-                start_epoch=Func(F("start_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
-                end_epoch=Func(F("end_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
-            )
-            .values_list("area_id", "start_epoch", "end_epoch")
-        )
-        for area_id, b_start, b_end in rows:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for area_id, b_start, b_end in cursor.fetchall():
             busy[area_id].append((b_start, b_end))
     return busy
 
@@ -240,8 +260,9 @@ def search_offers(
     now: dt.datetime | None = None,
 ) -> tuple[list[Offer], int]:
     """(the page of offers, the total): free court times of the listed clubs open on `day` within `radius_km`,
-    nearest club first, then by time, then by court (position). Six queries: clubs (with their organization),
-    areas, bookings, blocks, classes of the day, and the pricing rules of the page's organizations."""
+    nearest club first, then by time, then by court (position). Four queries: clubs (with their organization),
+    courts, what occupies them that day (bookings, blocks and classes in one), and the pricing rules of the page's
+    organizations."""
     now = timezone.now() if now is None else now
     sports = [s.strip().lower() for s in sports if s.strip()]
     clubs = list(
@@ -281,29 +302,23 @@ def search_offers(
     window_end = max(day_bounds(c, day)[1] for c in clubs)
     busy = _busy_epochs([row["id"] for c in clubs for row in areas_by_club[c.id]], window_start, window_end)
 
-    # Every free time (interval arithmetic on epoch seconds) for the total; only the page is priced.
+    # Every club's free times are counted (bisections over epoch seconds) for the total; only the clubs the page
+    # reaches list theirs, and only the page is priced.
     now_epoch = now.timestamp()
-    found = [
-        (club, free)
-        for club in clubs
-        for free in _free_times(
-            club,
-            [row["id"] for row in areas_by_club[club.id]],
-            day,
-            busy,
-            duration_minutes,
-            earliest,
-            latest,
-            now_epoch,
-        )
-    ]
     length = dt.timedelta(minutes=duration_minutes)
-    page = []
-    for club, (epoch, label, area_id) in found[offset : offset + limit]:
-        start = dt.datetime.fromtimestamp(epoch, dt.UTC)
-        page.append((club, Slot(area_id=area_id, start=start, end=start + length, date=day, time=label)))
+    total, page = 0, []
+    for club in clubs:
+        area_ids = [row["id"] for row in areas_by_club[club.id]]
+        grid = _grid_of(club, area_ids, day, busy, duration_minutes, earliest, latest, now_epoch)
+        count = grid.free_count
+        if count and total + count > offset and len(page) < limit:
+            skip = max(0, offset - total)
+            for epoch, label, area_id in grid.free_times()[skip : skip + limit - len(page)]:
+                start = dt.datetime.fromtimestamp(epoch, dt.UTC)
+                page.append((club, Slot(area_id=area_id, start=start, end=start + length, date=day, time=label)))
+        total += count
     if not page:
-        return [], len(found)
+        return [], total
 
     rules_by_org = defaultdict(list)
     for rule in PricingRule.objects.filter(
@@ -313,7 +328,7 @@ def search_offers(
     area_rows = {row["id"]: row for rows in areas_by_club.values() for row in rows}
     return [
         _offer(club, slot, area_rows[slot.area_id], sports, rules_by_org, duration_minutes) for club, slot in page
-    ], len(found)
+    ], total
 
 
 def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_minutes: int) -> Offer:
