@@ -211,6 +211,32 @@ def capture(day: dt.date) -> None:
     (capture_dir / "marketplace-clubs.json").write_bytes(clubs.content)
 
 
+def in_process(day: dt.date, rounds: int = 5) -> None:
+    """Per-request service time without the server and the load generator competing for the two CPUs: the Django
+    test client, one request at a time, every city in turn (`rounds` x 20 requests per endpoint)."""
+    from django.test import Client
+
+    client = Client()
+    timings = {"offers": [], "clubs": []}
+    for _ in range(rounds):
+        for city, _, _ in CITIES:
+            started = time.perf_counter()
+            response = client.post(OFFERS, offer_body(city, day), content_type="application/json")
+            timings["offers"].append(time.perf_counter() - started)
+            assert response.status_code == 200, response.content[:200]
+            started = time.perf_counter()
+            response = client.get("/v1/public/search/clubs", {"location": city, "date": day.isoformat()})
+            timings["clubs"].append(time.perf_counter() - started)
+            assert response.status_code == 200, response.content[:200]
+    for name, values in timings.items():
+        values.sort()
+        p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+        print(
+            f"in process, {name}: p50 {values[len(values) // 2] * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
+            f"({len(values)} requests, one at a time)"
+        )
+
+
 def main():
     ensure_database()
     import django
@@ -221,6 +247,7 @@ def main():
     day = bench_day()
     seed(day)
     capture(day)
+    in_process(day)
     connections.close_all()
 
     json_headers = {"Content-Type": "application/json"}
