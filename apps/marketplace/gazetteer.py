@@ -10,6 +10,7 @@ name that several cities share resolves to the most populous one (bare "Valencia
 
 import functools
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 
@@ -34,8 +35,24 @@ def normalize(text: str) -> str:
     return re.sub(r"[\W_]+", " ", stripped.casefold()).strip()
 
 
+_BUILD_LOCK = threading.Lock()
+
+
+def _index():
+    """The index, built by the first caller of the process while the others wait (a server thread per request
+    must not build it several times at once)."""
+    with _BUILD_LOCK:
+        return _build()
+
+
+def warm_in_background() -> None:
+    """Build the index in a daemon thread now (a server process calls this at start), so that the first place
+    lookups of a worker do not wait for it, nor hold up the worker's other requests while it is built."""
+    threading.Thread(target=_index, name="gazetteer-warm", daemon=True).start()
+
+
 @functools.cache
-def _index() -> tuple[list[Place], dict[str, int | tuple[int, ...]], dict[str, str]]:
+def _build() -> tuple[list[Place], dict[str, int | tuple[int, ...]], dict[str, str]]:
     """(the places, most populous first; name -> the index of its only place, or the indexes of its places in that
     order; country name or code -> alpha-2 code). Ints rather than lists keep the index small (about 40 MB for
     300,000 names)."""

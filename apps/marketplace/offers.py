@@ -31,8 +31,9 @@ from django.db.models import F, FloatField, Func, Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Area, Club
-from apps.clubs.services import opening_intervals
+from apps.clubs.services import is_club_open_on, opening_intervals
 from apps.occupancy.queries import area_blocks, area_bookings, area_classes, busy_intervals
 from apps.pricing import quote as pricing
 from apps.pricing.models import PricingRule
@@ -103,10 +104,10 @@ def _epoch(value) -> float:
 
 
 def _merged(intervals) -> tuple[list[float], list[float]]:
-    """Occupied intervals (aware date-times or epoch seconds), merged: (starts, ends), both sorted."""
+    """Occupied intervals (epoch seconds), merged: (starts, ends), both sorted."""
     starts: list[float] = []
     ends: list[float] = []
-    for start, end in sorted((_epoch(s), _epoch(e)) for s, e in intervals):
+    for start, end in sorted(intervals):
         if ends and start <= ends[-1]:
             ends[-1] = max(ends[-1], end)
         else:
@@ -138,27 +139,58 @@ class _Grid:
         ]
 
 
+@functools.lru_cache(maxsize=4096)
+def _open_starts(
+    timezone_name: str,
+    day: dt.date,
+    hours: tuple[tuple[str, ...], ...],
+    duration_minutes: int,
+    earliest: dt.time | None,
+    latest: dt.time | None,
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The starts (epoch seconds, sorted) and their labels of the grid whose `[start, start + duration)` lies in
+    one opening interval of `day` with these opening hours: the same for every club with the same zone and hours
+    (a network mostly shares a handful), so computed once per process and day."""
+    weekday = WEEKDAYS[day.weekday()]
+    stand_in = Club(timezone=timezone_name, opening_hours={weekday: [list(pair) for pair in hours]})
+    opening = [(a.timestamp(), b.timestamp()) for a, b in opening_intervals(stand_in, day)]
+    length = duration_minutes * 60
+    kept = [
+        (start, label)
+        for start, label in _grid(timezone_name, day, earliest, latest)
+        if any(open_ <= start and start + length <= close for open_, close in opening)
+    ]
+    return tuple(start for start, _ in kept), tuple(label for _, label in kept)
+
+
+def _club_starts(club: Club, day: dt.date, duration_minutes: int, earliest, latest) -> tuple[tuple, tuple]:
+    if not is_club_open_on(club, day):
+        return (), ()
+    day_hours = (club.opening_hours or {}).get(WEEKDAYS[day.weekday()]) or []
+    try:
+        hours = tuple(tuple(str(value) for value in pair) for pair in day_hours)
+    except TypeError:  # a malformed stored interval: opening_intervals skips it
+        hours = ()
+    return _open_starts(club.timezone or "UTC", day, hours, duration_minutes, earliest, latest)
+
+
 def _grid_of(
     club: Club,
     area_ids: Sequence[int],
     day: dt.date,
-    busy: dict[int, list[tuple]],
+    busy: dict[int, list[tuple[float, float]]],
     duration_minutes: int,
     earliest: dt.time | None,
     latest: dt.time | None,
     now: float,
 ) -> _Grid:
     """The club's start grid inside its opening hours and not before `now`, with each court's occupied intervals
-    marked on it: a start `s` is taken by an occupied `[b, e)` when `b - duration < s < e` (two bisections per
-    occupied interval, nothing per start)."""
-    opening = [(a.timestamp(), b.timestamp()) for a, b in opening_intervals(club, day)]
+    (epoch seconds) marked on it: a start `s` is taken by an occupied `[b, e)` when `b - duration < s < e` (two
+    bisections per occupied interval, nothing per start)."""
+    all_starts, all_labels = _club_starts(club, day, duration_minutes, earliest, latest) if area_ids else ((), ())
+    first = bisect.bisect_left(all_starts, now)
+    starts, labels = list(all_starts[first:]), list(all_labels[first:])
     length = duration_minutes * 60
-    starts, labels = [], []
-    if opening and area_ids:
-        for start, label in _grid(club.timezone or "UTC", day, earliest, latest):
-            if start >= now and any(open_ <= start and start + length <= close for open_, close in opening):
-                starts.append(start)
-                labels.append(label)
     taken = []
     for area_id in area_ids:
         flags = bytearray(len(starts))
@@ -185,6 +217,7 @@ def free_slots(
     the order of `areas`. `busy` maps an area id to its occupied `(start, end)` intervals, aware date-times or
     epoch seconds (any that overlap the day; `apps.occupancy.queries.busy_intervals`). No queries."""
     area_ids = [area["id"] if isinstance(area, dict) else area.id for area in areas]
+    busy = {area_id: [(_epoch(s), _epoch(e)) for s, e in busy.get(area_id, ())] for area_id in area_ids}
     now = (timezone.now() if now is None else now).timestamp()
     length = dt.timedelta(minutes=duration_minutes)
     slots = []
