@@ -254,9 +254,21 @@ def start_server(port: int) -> subprocess.Popen:
     raise SystemExit("gunicorn did not start")
 
 
-def load(port: int, path: str, headers: dict, total: int, seconds: float, concurrency: int) -> dict:
-    """Issue up to `total` GETs (or stop after `seconds`) over `concurrency` keep-alive connections."""
+def load(
+    port: int,
+    path: str | list[str],
+    headers: dict,
+    total: int,
+    seconds: float,
+    concurrency: int,
+    method: str = "GET",
+    bodies: list[bytes] | None = None,
+) -> dict:
+    """Issue up to `total` requests (or stop after `seconds`) over `concurrency` keep-alive connections: GETs, or
+    `method` with each body of `bodies` in turn; `path` may be a list, requested in turn."""
+    paths = path if isinstance(path, list) else [path]
     latencies: list[float] = []
+    sent = [0]
     errors = []
     lock = threading.Lock()
     remaining = [total]
@@ -270,11 +282,14 @@ def load(port: int, path: str, headers: dict, total: int, seconds: float, concur
                 if remaining[0] <= 0:
                     break
                 remaining[0] -= 1
+                body = bodies[sent[0] % len(bodies)] if bodies else None
+                target = paths[sent[0] % len(paths)]
+                sent[0] += 1
             if time.monotonic() > stop_at:
                 break
             started = time.perf_counter()
             try:
-                conn.request("GET", path, headers=headers)
+                conn.request(method, target, body=body, headers=headers)
                 response = conn.getresponse()
                 response.read()
                 if response.status != 200:

@@ -66,7 +66,10 @@ router = SimpleRouter(trailing_slash=False)
 router.register("bench-contacts", BenchContactListViewSet, basename="bench-contacts")
 
 urlpatterns = [
-    *(path(f"bench/bare/{name}", bare_view(name)) for name in ("me", "list", "transactions", "revenue", "site")),
+    *(
+        path(f"bench/bare/{name}", bare_view(name))
+        for name in ("me", "list", "transactions", "revenue", "site", "marketplace-offers", "marketplace-clubs")
+    ),
     path("v1/platform/", include(router.urls)),
 ] + project_urls.urlpatterns
 

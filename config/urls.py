@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 from apps.api.health import healthz, readyz
 from apps.api.views import not_found
 from apps.invoices.views import invoice_pdf
+from apps.marketplace.api.views import not_found as marketplace_not_found
 from apps.marketplace_pages.urls import feed_urlpatterns, marketplace_urlpatterns
 
 platform_urls = [
@@ -41,6 +42,8 @@ urlpatterns = [
     path("v1/platform/", include(platform_urls)),
     # Public: the signed link is the credential (apps/invoices/links.py). Before the catch-all 404 below.
     path("v1/invoices/pdf/<str:token>", invoice_pdf, name="invoice-pdf"),
+    path("v1/public/", include("apps.marketplace.api.urls")),
+    re_path(r"^v1/public$", marketplace_not_found),
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-json"),
     path("v1/openapi.yaml", SpectacularYAMLAPIView.as_view(), name="openapi-yaml"),
     path("v1/docs", SpectacularSwaggerView.as_view(url_name="openapi-json"), name="api-docs"),

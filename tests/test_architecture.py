@@ -33,6 +33,7 @@ LAYERS = (
     "analytics",
     "messaging",
     "website",
+    "marketplace",
     "marketplace_pages",
 )
 

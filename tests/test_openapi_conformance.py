@@ -829,6 +829,26 @@ def test_website_pages_sections_publishing(c, api, club):
     c(api, "delete", base + "/pages/{pageId}", 204, pageId=other["id"])
 
 
+# --- marketplace -------------------------------------------------------------------------------------------------
+
+
+def test_marketplace(c, organization, club, area):
+    club.latitude, club.longitude, club.marketplace_listed = 40.4168, -3.7038, True
+    club.save()
+    day = (dt.datetime.now(MADRID) + dt.timedelta(days=7)).date().isoformat()
+    public = APIClient()
+    search = c(public, "get", "/v1/public/search/clubs", 200, params={"location": "Madrid", "date": day})
+    assert search["data"][0]["distanceKm"] is not None
+    c(public, "get", "/v1/public/search/clubs", 200)
+    c(public, "get", "/v1/public/search/clubs", 400, params={"location": "Atlantis of the Seas"})
+    profile = c(public, "get", "/v1/public/network/clubs/{slug}", 200, slug=club.slug)
+    assert profile["courts"]
+    c(public, "get", "/v1/public/network/clubs/{slug}", 404, slug="unknown")
+    offers = c(public, "post", "/v1/public/network/search/offers", 200, data={"location": "Madrid", "date": day})
+    assert offers["data"]
+    c(public, "post", "/v1/public/network/search/offers", 400, data={"location": "Madrid"})
+
+
 def test_the_check_catches_drift(document):
     """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
     components = document["components"]["schemas"]

@@ -2,10 +2,12 @@
 
 from django.views import defaults
 
-from .middleware import json_response
+from .middleware import PUBLIC_INTERNAL_ERROR, PUBLIC_PREFIX, json_response
 
 
 def handler404(request, exception=None):
+    if request.path.startswith(PUBLIC_PREFIX):
+        return json_response({"error": "Not found", "code": "NOT_FOUND"}, 404, request)
     if request.path.startswith("/v1/"):
         return json_response(
             {"error": "Not Found", "message": "No route serves this path.", "code": "NOT_FOUND"}, 404, request
@@ -14,6 +16,8 @@ def handler404(request, exception=None):
 
 
 def handler500(request):
+    if request.path.startswith(PUBLIC_PREFIX):
+        return json_response(PUBLIC_INTERNAL_ERROR, 500, request)
     if request.path.startswith("/v1/"):
         return json_response(
             {

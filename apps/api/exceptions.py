@@ -203,6 +203,11 @@ def _to_api_error(exc) -> ApiError | None:
     return None
 
 
+def to_api_error(exc) -> ApiError | None:
+    """The `ApiError` a DRF or Django exception stands for; None for an unexpected failure (a 500)."""
+    return _to_api_error(exc)
+
+
 def exception_handler(exc, context):
     request = context.get("request")
     from rest_framework.views import set_rollback  # late: rest_framework.views imports this module's settings

@@ -10,6 +10,9 @@ from .renderers import dumps
 
 logger = logging.getLogger("apps.api")
 _INCOMING_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
+# The public marketplace API has its own, shorter error bodies (`{error, details?}`), without a trace.
+PUBLIC_PREFIX = "/v1/public/"
+PUBLIC_INTERNAL_ERROR = {"error": "Internal error"}
 
 
 def json_response(body: dict, status: int, request=None) -> HttpResponse:
@@ -34,6 +37,8 @@ class RequestIdMiddleware:
         if not request.path.startswith("/v1/"):
             return None
         logger.exception("Unhandled error on %s (request %s)", request.path, request.request_id)
+        if request.path.startswith(PUBLIC_PREFIX):
+            return json_response(PUBLIC_INTERNAL_ERROR, 500, request)
         return json_response(
             {
                 "error": "Internal Server Error",

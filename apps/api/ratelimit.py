@@ -36,8 +36,18 @@ GENERAL = "general"
 BOOKING_WRITES = "booking-writes"
 BOOK_INTO_CLASS = "book-into-class"
 REPORTS = "reports"
+# The public marketplace counts per client address, not per credential (`consume_address`).
+MARKETPLACE = "marketplace"
+MARKETPLACE_OFFERS = "marketplace-offers"
 
-BUCKET_LIMITS = {GENERAL: 100, BOOKING_WRITES: 60, BOOK_INTO_CLASS: 60, REPORTS: 20}
+BUCKET_LIMITS = {
+    GENERAL: 100,
+    BOOKING_WRITES: 60,
+    BOOK_INTO_CLASS: 60,
+    REPORTS: 20,
+    MARKETPLACE: 120,
+    MARKETPLACE_OFFERS: 30,
+}
 FAILED_AUTHENTICATION = "failed-authentication"
 FAILED_AUTHENTICATION_LIMIT = 60
 
@@ -215,6 +225,13 @@ def consume(request, credential_key: str, special_bucket: str | None) -> list[Bu
         if bucket not in BUCKET_LIMITS:
             raise ValueError(f"Unknown rate-limit bucket `{bucket}`")
     return _states(buckets, credential_key, increment=True)
+
+
+def consume_address(bucket: str, address: str) -> BucketState:
+    """Count a request without a credential against `bucket` for the client `address` (`client_address`)."""
+    if bucket not in BUCKET_LIMITS:
+        raise ValueError(f"Unknown rate-limit bucket `{bucket}`")
+    return _states([bucket], f"addr:{address}", increment=True)[0]
 
 
 def peek(request, credential_key: str) -> list[BucketState]:

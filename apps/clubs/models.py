@@ -36,8 +36,25 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        constraints = [models.UniqueConstraint(fields=["organization", "slug"], name="uniq_club_slug")]
-        indexes = [models.Index(fields=["organization", "created_at", "id"], name="club_org_created")]
+        constraints = [
+            models.UniqueConstraint(fields=["organization", "slug"], name="uniq_club_slug"),
+            # The marketplace addresses a club by slug alone (`/clubs/{slug}`): unique among listed clubs.
+            models.UniqueConstraint(
+                fields=["slug"],
+                condition=Q(marketplace_listed=True),
+                name="uniq_listed_club_slug",
+                violation_error_message="Another club listed on the marketplace already uses this slug.",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["organization", "created_at", "id"], name="club_org_created"),
+            # The marketplace's nearest-first search: a bounding box on the coordinates of listed, active clubs.
+            models.Index(
+                fields=["latitude", "longitude"],
+                condition=Q(marketplace_listed=True, is_active=True),
+                name="club_marketplace_geo",
+            ),
+        ]
 
     def __str__(self):
         return self.name

@@ -2,7 +2,9 @@ import datetime as dt
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
 
 from apps.clubs.models import Club
 
@@ -77,3 +79,19 @@ def test_bad_input_is_a_command_error(organization, args, message):
     with pytest.raises(CommandError, match=message):
         run(*args)
     assert not Club.objects.exists()
+
+
+def test_a_listed_slug_is_unique_across_organizations(organization, other_organization):
+    run("--organization", "padel-palace", "--slug", "centre", "--name", "A", "--timezone", "UTC", "--marketplace")
+    with pytest.raises(CommandError, match="already uses the slug `centre`"):
+        run("--organization", "rival-gym", "--slug", "centre", "--name", "B", "--timezone", "UTC", "--marketplace")
+    run("--organization", "rival-gym", "--slug", "centre", "--name", "B", "--timezone", "UTC")  # unlisted: allowed
+    with pytest.raises(CommandError, match="already uses the slug"):
+        run("--organization", "rival-gym", "--slug", "centre", "--marketplace")
+    rival = Club.objects.get(organization=other_organization)
+    assert rival.marketplace_listed is False
+    rival.marketplace_listed = True
+    with pytest.raises(ValidationError, match="Another club listed on the marketplace already uses this slug"):
+        rival.full_clean()  # what the admin's form shows
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rival.save()

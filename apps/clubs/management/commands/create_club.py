@@ -67,6 +67,12 @@ class Command(BaseCommand):
             missing = [f"--{name}" for name in ("name", "timezone") if name not in fields]
             if missing:
                 raise CommandError(f"Creating a club needs {' and '.join(missing)}.")
+        listed = fields.get("marketplace_listed", club.marketplace_listed if club is not None else False)
+        if (
+            listed
+            and Club.objects.filter(slug=slug, marketplace_listed=True).exclude(pk=getattr(club, "pk", None)).exists()
+        ):
+            raise CommandError(f"Another club listed on the marketplace already uses the slug `{slug}`.")
         with transaction.atomic():
             if club is None:
                 club = Club.objects.create(organization=organization, slug=slug, **fields)

@@ -1,0 +1,397 @@
+"""Bookable court times: the public module of the marketplace (the search below, and the gym page's free times).
+
+A court time is a start on the club's wall clock at a whole multiple of `STEP_MINUTES` past midnight (10:00,
+10:30, ...) such that `[start, start + duration)` (real elapsed time, so DST-correct) lies inside one of the club's
+opening intervals of that day and overlaps nothing that occupies the court (`apps.occupancy.queries`: active
+bookings, blocks, active classes; the truth the Platform API's booking checks read), and does not start in the
+past. A wall-clock time that does not exist (the hour skipped when the clocks go forward) is not offered; one that
+happens twice (when they go back) is offered once, at its first occurrence.
+
+Entry points:
+
+- `club_free_slots(club, day, duration_minutes=60, *, now=None)`: one club's free court times of a day, for the
+  club's marketplace page (4 queries: areas, then bookings, blocks and classes).
+- `free_slots(club, areas, day, busy, ...)`: the same over rows the caller loaded in bulk (no queries).
+- `search_offers(...)`: `POST /v1/public/network/search/offers`, a bounded number of queries whatever the number
+  of clubs in range; only the returned page is priced.
+"""
+
+import bisect
+import datetime as dt
+import functools
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F, FloatField, Func, Q
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
+
+from apps.clubs.choices import WEEKDAYS
+from apps.clubs.models import Area, Club
+from apps.clubs.services import is_club_open_on, opening_intervals
+from apps.occupancy.queries import area_blocks, area_bookings, area_classes, busy_intervals
+from apps.pricing import quote as pricing
+from apps.pricing.models import PricingRule
+
+from . import geo, listing
+from .choices import OfferDuration
+from .shapes import Offer
+
+STEP_MINUTES = 30
+DURATIONS = tuple(OfferDuration.values)
+DEFAULT_RADIUS_KM = 25
+MAX_RADIUS_KM = 100
+AREA_COLUMNS = ("id", "club_id", "name", "sports", "area_type_id", "hourly_rate", "position")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A free court time: `start`/`end` aware UTC instants, `date`/`time` on the club's clock."""
+
+    area_id: int
+    start: dt.datetime
+    end: dt.datetime
+    date: dt.date
+    time: str  # HH:MM
+
+
+def day_bounds(club: Club, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """The UTC instants of the start of `day` and of the next day on the club's clock."""
+    tz = ZoneInfo(club.timezone or "UTC")
+    start = dt.datetime.combine(day, dt.time.min, tzinfo=tz).astimezone(dt.UTC)
+    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min, tzinfo=tz).astimezone(dt.UTC)
+    return start, end
+
+
+@functools.lru_cache(maxsize=512)
+def _start_grid(timezone_name: str, day: dt.date, first: int, last: int) -> tuple[tuple[float, str], ...]:
+    """`(epoch seconds, "HH:MM")` of the wall-clock minutes `first`..`last` of `day`, every `STEP_MINUTES`, in the
+    zone; skipped wall times left out, repeated ones at their first instant. The same for every club of a zone."""
+    tz = ZoneInfo(timezone_name)
+    starts = []
+    for minute in range(first, last + 1, STEP_MINUTES):
+        wall = dt.datetime.combine(day, dt.time(minute // 60, minute % 60), tzinfo=tz)
+        instant = wall.astimezone(dt.UTC)
+        if instant.astimezone(tz).replace(tzinfo=None) != wall.replace(tzinfo=None):
+            continue  # inside the gap when the clocks go forward: that wall time does not exist
+        starts.append((instant.timestamp(), f"{minute // 60:02d}:{minute % 60:02d}"))
+    return tuple(starts)
+
+
+def wall_starts(club: Club, day: dt.date, earliest: dt.time | None, latest: dt.time | None) -> list[tuple]:
+    """`(instant, "HH:MM")` of every start time of `day` on the club's clock, every `STEP_MINUTES`, from
+    `earliest` (rounded up to the step) to `latest` (both included)."""
+    return [
+        (dt.datetime.fromtimestamp(epoch, dt.UTC), label)
+        for epoch, label in _grid(club.timezone or "UTC", day, earliest, latest)
+    ]
+
+
+def _grid(timezone_name: str, day: dt.date, earliest: dt.time | None, latest: dt.time | None):
+    first = 0 if earliest is None else earliest.hour * 60 + earliest.minute
+    last = 24 * 60 - 1 if latest is None else latest.hour * 60 + latest.minute
+    first = -(-first // STEP_MINUTES) * STEP_MINUTES  # up to the step
+    return _start_grid(timezone_name, day, first, last)
+
+
+def _epoch(value) -> float:
+    return value if isinstance(value, int | float) else value.timestamp()
+
+
+def _merged(intervals) -> tuple[list[float], list[float]]:
+    """Occupied intervals (epoch seconds), merged: (starts, ends), both sorted."""
+    starts: list[float] = []
+    ends: list[float] = []
+    for start, end in sorted(intervals):
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    return starts, ends
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A club's start times of a day (`starts` epoch seconds, `labels` HH:MM) and, per court, which are taken."""
+
+    starts: list[float]
+    labels: list[str]
+    area_ids: list[int]
+    taken: list[bytearray]  # per court, 1 where the start is not free
+
+    @property
+    def free_count(self) -> int:
+        return len(self.starts) * len(self.area_ids) - sum(sum(flags) for flags in self.taken)
+
+    def free_times(self) -> list[tuple[float, str, int]]:
+        """`(start epoch, "HH:MM", area id)` of every free court time, by time then by court order."""
+        return [
+            (start, self.labels[i], area_id)
+            for i, start in enumerate(self.starts)
+            for area_id, flags in zip(self.area_ids, self.taken, strict=True)
+            if not flags[i]
+        ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _open_starts(
+    timezone_name: str,
+    day: dt.date,
+    hours: tuple[tuple[str, ...], ...],
+    duration_minutes: int,
+    earliest: dt.time | None,
+    latest: dt.time | None,
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The starts (epoch seconds, sorted) and their labels of the grid whose `[start, start + duration)` lies in
+    one opening interval of `day` with these opening hours: the same for every club with the same zone and hours
+    (a network mostly shares a handful), so computed once per process and day."""
+    weekday = WEEKDAYS[day.weekday()]
+    stand_in = Club(timezone=timezone_name, opening_hours={weekday: [list(pair) for pair in hours]})
+    opening = [(a.timestamp(), b.timestamp()) for a, b in opening_intervals(stand_in, day)]
+    length = duration_minutes * 60
+    kept = [
+        (start, label)
+        for start, label in _grid(timezone_name, day, earliest, latest)
+        if any(open_ <= start and start + length <= close for open_, close in opening)
+    ]
+    return tuple(start for start, _ in kept), tuple(label for _, label in kept)
+
+
+def _club_starts(club: Club, day: dt.date, duration_minutes: int, earliest, latest) -> tuple[tuple, tuple]:
+    if not is_club_open_on(club, day):
+        return (), ()
+    day_hours = (club.opening_hours or {}).get(WEEKDAYS[day.weekday()]) or []
+    try:
+        hours = tuple(tuple(str(value) for value in pair) for pair in day_hours)
+    except TypeError:  # a malformed stored interval: opening_intervals skips it
+        hours = ()
+    return _open_starts(club.timezone or "UTC", day, hours, duration_minutes, earliest, latest)
+
+
+def _grid_of(
+    club: Club,
+    area_ids: Sequence[int],
+    day: dt.date,
+    busy: dict[int, list[tuple[float, float]]],
+    duration_minutes: int,
+    earliest: dt.time | None,
+    latest: dt.time | None,
+    now: float,
+) -> _Grid:
+    """The club's start grid inside its opening hours and not before `now`, with each court's occupied intervals
+    (epoch seconds) marked on it: a start `s` is taken by an occupied `[b, e)` when `b - duration < s < e` (two
+    bisections per occupied interval, nothing per start)."""
+    all_starts, all_labels = _club_starts(club, day, duration_minutes, earliest, latest) if area_ids else ((), ())
+    first = bisect.bisect_left(all_starts, now)
+    starts, labels = list(all_starts[first:]), list(all_labels[first:])
+    length = duration_minutes * 60
+    taken = []
+    for area_id in area_ids:
+        flags = bytearray(len(starts))
+        if starts:
+            for b_start, b_end in zip(*_merged(busy.get(area_id, ())), strict=True):
+                lo, hi = bisect.bisect_right(starts, b_start - length), bisect.bisect_left(starts, b_end)
+                flags[lo:hi] = b"\x01" * max(0, hi - lo)
+        taken.append(flags)
+    return _Grid(starts=starts, labels=labels, area_ids=list(area_ids), taken=taken)
+
+
+def free_slots(
+    club: Club,
+    areas: Sequence,
+    day: dt.date,
+    busy: dict[int, list[tuple]],
+    *,
+    duration_minutes: int = 60,
+    earliest: dt.time | None = None,
+    latest: dt.time | None = None,
+    now: dt.datetime | None = None,
+) -> list[Slot]:
+    """The free court times of `club`'s `areas` (objects or rows with `id`) on `day`, ordered by time, then by
+    the order of `areas`. `busy` maps an area id to its occupied `(start, end)` intervals, aware date-times or
+    epoch seconds (any that overlap the day; `apps.occupancy.queries.busy_intervals`). No queries."""
+    area_ids = [area["id"] if isinstance(area, dict) else area.id for area in areas]
+    busy = {area_id: [(_epoch(s), _epoch(e)) for s, e in busy.get(area_id, ())] for area_id in area_ids}
+    now = (timezone.now() if now is None else now).timestamp()
+    length = dt.timedelta(minutes=duration_minutes)
+    slots = []
+    grid = _grid_of(club, area_ids, day, busy, duration_minutes, earliest, latest, now)
+    for epoch, label, area_id in grid.free_times():
+        start = dt.datetime.fromtimestamp(epoch, dt.UTC)
+        slots.append(Slot(area_id=area_id, start=start, end=start + length, date=day, time=label))
+    return slots
+
+
+def club_free_slots(club: Club, day: dt.date, duration_minutes: int = 60, *, now=None) -> list[Slot]:
+    """One club's free court times on `day` (its active areas, by position): 4 queries."""
+    areas = list(Area.objects.filter(club=club, is_active=True).order_by("position", "id"))
+    start, end = day_bounds(club, day)
+    busy = defaultdict(list)
+    for area_id, b_start, b_end in busy_intervals([a.id for a in areas], start, end):
+        busy[area_id].append((b_start, b_end))
+    return free_slots(club, areas, day, busy, duration_minutes=duration_minutes, now=now)
+
+
+EPOCH_TEMPLATE = "EXTRACT(EPOCH FROM %(expressions)s)::float8"
+
+
+def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, list[tuple[float, float]]]:
+    """What occupies the courts `area_ids` in [start, end), by area id, as epoch seconds: the three querysets of
+    `apps.occupancy.queries.busy_intervals` (bookings, blocks, classes) in one `UNION ALL` query. The ids go as
+    one array parameter (hundreds of courts would otherwise be hundreds of parameters to build and send) and the
+    times come back as floats on the plain cursor (they parse much faster than date-times)."""
+    ids = RawSQL("SELECT unnest(%s::bigint[])", [list(area_ids)])
+    epochs = {
+        "start_epoch": Func(F("start_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
+        "end_epoch": Func(F("end_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
+    }
+    first, *others = (
+        queryset.filter(area_id__in=ids).order_by().annotate(**epochs).values_list("area_id", *epochs)
+        for queryset in (area_bookings(start, end), area_blocks(start, end), area_classes(start, end))
+    )
+    sql, params = first.union(*others, all=True).query.sql_with_params()
+    busy = defaultdict(list)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for area_id, b_start, b_end in cursor.fetchall():
+            busy[area_id].append((b_start, b_end))
+    return busy
+
+
+def offer_url(slug: str, day: dt.date, time: str, area_id: int, duration_minutes: int) -> str:
+    url = f"{settings.MARKETPLACE_URL}/clubs/{slug}?date={day.isoformat()}&time={time}&areaId={area_id}"
+    return url if duration_minutes == 60 else f"{url}&duration={duration_minutes}"
+
+
+def _area_sport(area_sports: Iterable[str], wanted: Sequence[str]) -> str | None:
+    """The offer's sport: the first requested sport the court serves; without a request, the court's only
+    sport (as the quote defaults it), else none."""
+    area_sports = list(area_sports or [])
+    if wanted:
+        return next((s for s in wanted if s in area_sports), None)
+    return area_sports[0] if len(area_sports) == 1 else None
+
+
+def search_offers(
+    *,
+    latitude: float,
+    longitude: float,
+    day: dt.date,
+    sports: Sequence[str] = (),
+    earliest: dt.time | None = None,
+    latest: dt.time | None = None,
+    duration_minutes: int = 60,
+    radius_km: float = DEFAULT_RADIUS_KM,
+    limit: int = 50,
+    offset: int = 0,
+    now: dt.datetime | None = None,
+) -> tuple[list[Offer], int]:
+    """(the page of offers, the total): free court times of the listed clubs open on `day` within `radius_km`,
+    nearest club first, then by time, then by court (position). Four queries: clubs (with their organization),
+    courts, what occupies them that day (bookings, blocks and classes in one), and the pricing rules of the page's
+    organizations."""
+    now = timezone.now() if now is None else now
+    sports = [s.strip().lower() for s in sports if s.strip()]
+    clubs = list(
+        listing.listed_clubs()
+        .filter(listing.near(latitude, longitude, radius_km), listing.open_on(day))
+        .annotate(distance=geo.distance_expression(latitude, longitude))
+        .filter(distance__lte=radius_km)
+        .select_related("organization")
+        .only(
+            "id",
+            "slug",
+            "name",
+            "timezone",
+            "opening_hours",
+            "closed_dates",
+            "closing_date",
+            "organization__currency",
+            "organization__default_tax_rate",
+        )
+        .order_by("distance", "id")
+    )
+    if not clubs:
+        return [], 0
+    areas = Area.objects.filter(club_id__in=[c.id for c in clubs], is_active=True)
+    if sports:
+        wanted = Q()
+        for sport in sports:
+            wanted |= Q(sports__contains=[sport])
+        areas = areas.filter(wanted)
+    areas_by_club = defaultdict(list)
+    for row in areas.order_by("position", "id").values(*AREA_COLUMNS):
+        areas_by_club[row["club_id"]].append(row)
+    clubs = [c for c in clubs if areas_by_club.get(c.id)]
+    if not clubs:
+        return [], 0
+    window_start = min(day_bounds(c, day)[0] for c in clubs)
+    window_end = max(day_bounds(c, day)[1] for c in clubs)
+    busy = _busy_epochs([row["id"] for c in clubs for row in areas_by_club[c.id]], window_start, window_end)
+
+    # Every club's free times are counted (bisections over epoch seconds) for the total; only the clubs the page
+    # reaches list theirs, and only the page is priced.
+    now_epoch = now.timestamp()
+    length = dt.timedelta(minutes=duration_minutes)
+    total, page = 0, []
+    for club in clubs:
+        area_ids = [row["id"] for row in areas_by_club[club.id]]
+        grid = _grid_of(club, area_ids, day, busy, duration_minutes, earliest, latest, now_epoch)
+        count = grid.free_count
+        if count and total + count > offset and len(page) < limit:
+            skip = max(0, offset - total)
+            for epoch, label, area_id in grid.free_times()[skip : skip + limit - len(page)]:
+                start = dt.datetime.fromtimestamp(epoch, dt.UTC)
+                page.append((club, Slot(area_id=area_id, start=start, end=start + length, date=day, time=label)))
+        total += count
+    if not page:
+        return [], total
+
+    rules_by_org = defaultdict(list)
+    for rule in PricingRule.objects.filter(
+        organization_id__in={club.organization_id for club, _ in page}, is_active=True
+    ).values("organization_id", *pricing.RULE_COLUMNS):
+        rules_by_org[rule["organization_id"]].append(rule)
+    area_rows = {row["id"]: row for rows in areas_by_club.values() for row in rows}
+    return [
+        _offer(club, slot, area_rows[slot.area_id], sports, rules_by_org, duration_minutes) for club, slot in page
+    ], total
+
+
+def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_minutes: int) -> Offer:
+    organization = club.organization
+    sport = _area_sport(area["sports"], sports)
+    rules = [r for r in rules_by_org[club.organization_id] if r["club_id"] is None or r["club_id"] == club.id]
+    quoted = pricing.quote(
+        rules,
+        area=pricing.AreaFacts(
+            id=area["id"], club_id=club.id, area_type_id=area["area_type_id"], hourly_rate=area["hourly_rate"]
+        ),
+        start=slot.start,
+        end=slot.end,
+        timezone=club.timezone or "UTC",
+        sport=sport,
+        member_plan_ids=frozenset(),
+        tax_rate=Decimal(organization.default_tax_rate),
+        exponent=pricing.currency_exponent(organization.currency),
+    )
+    return {
+        "clubSlug": club.slug,
+        "clubName": club.name,
+        "areaId": area["id"],
+        "areaName": area["name"],
+        "sport": sport,
+        "date": slot.date,
+        "time": slot.time,
+        "durationMinutes": duration_minutes,
+        "price": float(quoted.price),
+        "currency": organization.currency,
+        "timezone": club.timezone or "UTC",
+        "url": offer_url(club.slug, slot.date, slot.time, area["id"], duration_minutes),
+    }

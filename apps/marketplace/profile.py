@@ -1,0 +1,241 @@
+"""`GET /v1/public/network/clubs/{slug}`: one listed club, in seven queries whatever it holds (the club with its
+organization and rating, amenities, courts, passes, the next 14 days' public classes with their seat counts and
+instructor ids, the instructors shown, and the classes' instructor names)."""
+
+import datetime as dt
+import html
+import re
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.html import strip_tags
+
+from apps.api.expressions import related_ids
+from apps.api.presenters import money
+from apps.api.resources import PresentContext
+from apps.billing.models import Plan
+from apps.classes.choices import ClassStatus, Visibility
+from apps.classes.models import ClassOccurrence
+from apps.clubs.models import Amenity, Area
+from apps.clubs.resources import CLUB, club_images, resolve_amenity
+from apps.contacts.models import display_name
+from apps.instructors.models import Instructor
+from apps.occupancy.queries import class_seat_counts
+from apps.pricing.quote import currency_exponent, round_money
+
+from . import listing
+from .search import rating
+from .shapes import ClubProfile
+
+LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+UPCOMING_DAYS = 14
+MAX_UPCOMING_CLASSES = 50
+
+
+class ClubNotFound(Exception):
+    """No listed, active club of an active organization has this slug."""
+
+
+def tax_inclusive(amount, organization) -> float | None:
+    """`amount` (before tax) plus the organization's default tax, as the pricing quote adds it: both rounded
+    half-up at the currency's precision."""
+    if amount is None:
+        return None
+    exponent = currency_exponent(organization.currency)
+    before = round_money(Decimal(amount), exponent)
+    return float(before + round_money(before * Decimal(organization.default_tax_rate) / Decimal(100), exponent))
+
+
+def plain_text(document) -> str | None:
+    """A block-editor document (`{"blocks": [{"type", "data": {...}}]}`) as plain text: one paragraph per block,
+    list items on their own lines, markup removed."""
+    if not isinstance(document, dict):
+        return None
+    lines = []
+
+    def text(value) -> str:
+        if value is None:
+            return ""
+        return html.unescape(strip_tags(LINE_BREAK.sub("\n", str(value)))).strip()
+
+    def items(values):
+        for item in values or []:
+            if isinstance(item, dict):
+                lines.append(text(item.get("content")))
+                items(item.get("items"))
+            else:
+                lines.append(text(item))
+
+    for block in document.get("blocks") or []:
+        if not isinstance(block, dict):
+            continue
+        data = block.get("data") if isinstance(block.get("data"), dict) else block
+        if isinstance(data.get("items"), list):
+            items(data["items"])
+        elif data.get("text") is not None:
+            lines.append(text(data["text"]))
+        elif data.get("code") is not None:
+            lines.append(text(data["code"]))
+    result = "\n".join(line for line in lines if line)
+    return result or None
+
+
+def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None = None) -> ClubProfile:
+    now = timezone.now() if now is None else now
+    club = CLUB.annotate(listing.listed_clubs().filter(slug=slug).select_related("organization")).first()
+    if club is None:
+        raise ClubNotFound(slug)
+    organization = club.organization
+    ctx = PresentContext(organization=organization, locale=locale, now=now)
+
+    codes = [code for code in (club.amenities or []) if isinstance(code, str)]
+    catalogue = {a.code: a for a in Amenity.objects.filter(code__in=codes)} if codes else {}
+    areas = list(
+        Area.objects.filter(club=club, is_active=True)
+        .order_by("position", "id")
+        .values("id", "name", "sports", "area_type__name", "is_indoor", "hourly_rate", "images")
+    )
+    passes = list(
+        Plan.objects.filter(
+            Q(club__isnull=True) | Q(club=club),
+            organization=organization,
+            is_active=True,
+            retired_at__isnull=True,
+            visibility=Visibility.PUBLIC,
+        )
+        .order_by("price", "name", "id")
+        .values("id", "name", "description", "price", "signup_fee", "billing_frequency", "translations")
+    )
+    through = ClassOccurrence.instructors.through
+    classes = list(
+        ClassOccurrence.objects.filter(
+            club=club,
+            status=ClassStatus.ACTIVE,
+            visibility=Visibility.PUBLIC,
+            start_time__gte=now,
+            start_time__lt=now + dt.timedelta(days=UPCOMING_DAYS),
+        )
+        .annotate(
+            **class_seat_counts(), instructor_ids=related_ids(through.objects, "classoccurrence_id", "instructor_id")
+        )
+        .order_by("start_time", "id")
+        .values(
+            "id",
+            "name",
+            "translations",
+            "class_type__name",
+            "class_type__translations",
+            "start_time",
+            "end_time",
+            "price_before_tax",
+            "is_free",
+            "max_capacity",
+            "booked_total",
+            "walk_in_total",
+            "instructor_ids",
+        )[:MAX_UPCOMING_CLASSES]
+    )
+    teaching = {i for row in classes for i in row["instructor_ids"] or ()}
+    instructors = list(
+        Instructor.objects.filter(
+            Q(id__in=teaching) | Q(is_active=True, weekly_availability__contains=[{"clubId": club.id}]),
+            organization=organization,
+        )
+        .order_by("contact__first_name", "contact__last_name", "id")
+        .values(
+            "id",
+            "contact__first_name",
+            "contact__last_name",
+            "contact__profile_image",
+            "sports",
+            "bio",
+            "hourly_rate",
+            "is_active",
+        )
+    )
+    names = {row["id"]: display_name(row["contact__first_name"], row["contact__last_name"]) for row in instructors}
+    club_url = listing.club_url(club.slug)
+    tz = club.timezone or "UTC"
+
+    return {
+        "slug": club.slug,
+        "name": club.name,
+        "description": club.description or "",
+        "address": club.address,
+        "city": club.city,
+        "state": club.state,
+        "country": club.country,
+        "postalCode": club.postal_code,
+        "phone": club.phone,
+        "email": club.email,
+        "website": club.website,
+        "logo": club.logo,
+        "images": club_images(club.images, [a["images"] for a in areas]),
+        "amenities": [resolve_amenity(c, catalogue.get(c), locale, organization.default_language) for c in codes],
+        "sports": list(club.sports or []),
+        "rating": rating({"rating_total": club.rating_total, "rating_average": club.rating_average}),
+        "socialProfiles": dict(club.social_profiles or {}),
+        "timezone": tz,
+        "currency": organization.currency,
+        "url": club_url,
+        "courts": [
+            {
+                "id": a["id"],
+                "name": a["name"],
+                "sports": list(a["sports"] or []),
+                "areaType": a["area_type__name"],
+                "isIndoor": a["is_indoor"],
+                "hourlyRate": tax_inclusive(a["hourly_rate"], organization),
+            }
+            for a in areas
+        ],
+        "passes": [
+            {
+                "id": p["id"],
+                "name": ctx.translate(p["translations"], "name", p["name"]),
+                "description": ctx.translate(p["translations"], "description", p["description"]),
+                "price": money(p["price"]),
+                "signupFee": money(p["signup_fee"]),
+                "billingFrequency": p["billing_frequency"],
+            }
+            for p in passes
+        ],
+        "instructors": [
+            {
+                "id": row["id"],
+                "name": names[row["id"]] or None,
+                "profileImage": row["contact__profile_image"],
+                "sports": list(row["sports"] or []),
+                "bio": plain_text(row["bio"]),
+                "hourlyRate": tax_inclusive(row["hourly_rate"], organization),
+            }
+            for row in instructors
+            if row["is_active"]
+        ],
+        "upcomingClasses": [_class(row, ctx, names, club_url, tz) for row in classes],
+    }
+
+
+def _class(row: dict, ctx: PresentContext, names: dict, club_url: str, tz: str) -> dict:
+    start, end = row["start_time"], row["end_time"]
+    capacity = row["max_capacity"]
+    booked = row["booked_total"] + row["walk_in_total"]
+    class_type = row["class_type__name"]
+    if class_type is not None:
+        class_type = ctx.translate(row["class_type__translations"], "name", class_type)
+    local_day = start.astimezone(ZoneInfo(tz)).date()
+    return {
+        "id": row["id"],
+        "name": ctx.translate(row["translations"], "name", row["name"]),
+        "classType": class_type,
+        "startTime": start.astimezone(dt.UTC),
+        "endTime": end.astimezone(dt.UTC),
+        "durationMinutes": int((end - start).total_seconds() // 60),
+        "instructors": [names[i] for i in sorted(row["instructor_ids"] or ()) if names.get(i)],
+        "price": None if row["is_free"] else ctx.organization.tax_inclusive(row["price_before_tax"]),
+        "isFree": row["is_free"],
+        "spotsLeft": None if capacity is None else max(0, capacity - booked),
+        "url": f"{club_url}?date={local_day.isoformat()}&classId={row['id']}",
+    }
