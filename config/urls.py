@@ -26,6 +26,7 @@ platform_urls = [
     path("", include("apps.pricing.api.urls")),
     path("", include("apps.policies.api.urls")),
     path("", include("apps.analytics.api.urls")),
+    path("", include("apps.content.api.urls")),
     path("", include("apps.messaging.api.urls")),
     path("", include("apps.website.api.urls")),
     path("", include("apps.memberships.api.urls")),

@@ -31,6 +31,7 @@ LAYERS = (
     "policies",
     "memberships",
     "analytics",
+    "content",
     "messaging",
     "website",
     "marketplace",

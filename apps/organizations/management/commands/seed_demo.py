@@ -38,6 +38,7 @@ DEMO_APPS = (
     "bookings",
     "policies",
     "invoices",
+    "content",
     "messaging",
     "website",
 )

@@ -1,0 +1,132 @@
+"""Content items (CRUD; `content:read` alone sees published items only) and the media library (CRUD; deletion
+needs `media:delete`)."""
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.response import Response
+
+from apps.api.schema import crud_schema_view
+from apps.api.scopes import crud_scopes
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+
+from .. import services
+from ..choices import ContentItemStatus
+from ..filters import WRITE_SCOPE, ContentItemFilterSet, MediaItemFilterSet
+from ..models import ContentItem, MediaItem
+from ..resources import CONTENT_ITEM, MEDIA_ITEM
+from .serializers import (
+    ContentItemCreateSerializer,
+    ContentItemUpdateSerializer,
+    MediaItemCreateSerializer,
+    MediaItemUpdateSerializer,
+)
+
+CRUD = ["get", "post", "patch", "delete", "head"]
+DELETED = {204: OpenApiResponse(description="Deleted")}
+
+
+@crud_schema_view(
+    "content_items",
+    write=ContentItemCreateSerializer,
+    update=ContentItemUpdateSerializer,
+    summaries={
+        "list": "List content items",
+        "retrieve": "Get a content item",
+        "create": "Create a content item",
+        "partial_update": "Update a content item",
+    },
+    descriptions={
+        "list": "With content:read alone, published items only (a `status` other than `published` is a 400); a "
+        "credential that also holds content:write sees every status and may filter on it.",
+        "retrieve": "An unpublished item is 404 to a credential without content:write.",
+        "create": "Posts, FAQs, documents, reusable blocks and how-to guides. `title` and `type` are required; "
+        "`status` defaults to `draft`; `slug` is derived from the title when omitted.",
+        "partial_update": "Partial update. `status: published` also sets `publishedAt` when it is empty; the slug "
+        "stays when the title changes.",
+    },
+    destroy=extend_schema(operation_id="content_items_delete", summary="Delete a content item", responses=DELETED),
+)
+@extend_schema(tags=["content"])
+class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """Posts, FAQs, documents, reusable blocks and how-to guides."""
+
+    queryset = ContentItem.objects.all()
+    resource = CONTENT_ITEM
+    filterset_class = ContentItemFilterSet
+    http_method_names = CRUD
+    required_scopes = crud_scopes("content", write=("create", "partial_update", "destroy"))
+
+    write_serializer = ContentItemCreateSerializer
+    update_serializer = ContentItemUpdateSerializer
+
+    def base_queryset(self):
+        """Without content:write, unpublished items do not exist for the caller (404, absent from lists)."""
+        queryset = super().base_queryset()
+        if not self.credential.has_scope(WRITE_SCOPE):
+            queryset = queryset.filter(status=ContentItemStatus.PUBLISHED)
+        return queryset
+
+    def perform_create(self, data):
+        author_id = services.default_author_id(self.organization, self.credential)
+        return services.create_content_item(self.organization, data, author_id=author_id)
+
+    def perform_update(self, item, data):
+        services.update_content_item(item, data)
+
+    def partial_update(self, request, *args, **kwargs):
+        # Presented under the row lock the update took: the body shows what this request wrote.
+        with transaction.atomic():
+            return super().partial_update(request, *args, **kwargs)
+
+    def destroy(self, request, pk=None):
+        services.delete_content_item(self.get_object())
+        return Response(status=204)
+
+
+@crud_schema_view(
+    "media",
+    write=MediaItemCreateSerializer,
+    update=MediaItemUpdateSerializer,
+    summaries={
+        "list": "List media items",
+        "retrieve": "Get a media item",
+        "create": "Register a media item by URL",
+        "partial_update": "Update a media item's name, alt text or caption",
+    },
+    descriptions={
+        "list": "`name` searches the name together with the alt text.",
+        "create": "Registers a file hosted elsewhere by its https URL (at most 2048 characters); nothing is "
+        "downloaded. `name` defaults to the URL's file name and `mediaType` is inferred from its extension (400 "
+        "when it cannot be).",
+        "partial_update": "`name`, `altText`, `caption`. `url` is immutable (400 `FIELD_NOT_WRITABLE`): register a "
+        "new item to replace a file.",
+    },
+    destroy=extend_schema(
+        operation_id="media_delete",
+        summary="Permanently delete a media item",
+        description="Needs media:delete. Removes the library entry; the file itself is hosted elsewhere.",
+        responses=DELETED,
+    ),
+)
+@extend_schema(tags=["media"])
+class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+    """The media library: images and videos hosted elsewhere, registered by URL."""
+
+    queryset = MediaItem.objects.all()
+    resource = MEDIA_ITEM
+    filterset_class = MediaItemFilterSet
+    http_method_names = CRUD
+    required_scopes = crud_scopes("media", destroy="media:delete")
+
+    write_serializer = MediaItemCreateSerializer
+    update_serializer = MediaItemUpdateSerializer
+
+    def perform_create(self, data):
+        return services.register_media(self.organization, data)
+
+    def perform_update(self, media, data):
+        services.update_media(media, data)
+
+    def destroy(self, request, pk=None):
+        services.delete_media(self.get_object())
+        return Response(status=204)

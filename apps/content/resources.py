@@ -1,0 +1,172 @@
+"""Content item and media item shapes. A page of either is one query: a content item's author is joined columns."""
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from apps.api.resources import Describe, PresentContext, Resource
+from apps.classes.choices import Visibility
+
+from . import models
+from .choices import ContentItemStatus, ContentItemType, MediaType
+from .text import BLOCKS_HELP
+
+
+class ContentBody(TypedDict):
+    html: Annotated[str | None, Describe("Rich text, sanitized on write (scripts, handlers and unsafe URLs removed).")]
+    blocks: Annotated[dict | None, Describe(BLOCKS_HELP)]
+    summary: Annotated[str | None, Describe("The same value as the item's top-level `summary`.")]
+    keywords: Annotated[list[str], Describe("The same value as the item's top-level `keywords`.")]
+
+
+class ContentAuthor(TypedDict):
+    id: Annotated[int, Describe("The staff member's user id (the `authorId` of the item).")]
+    name: str
+    email: str | None
+    profileImage: Annotated[str | None, Describe("Staff users have no profile image: always null.")]
+
+
+class ContentItem(TypedDict):
+    id: int
+    organizationId: int
+    title: str
+    slug: Annotated[str, Describe("Unique per `type` in the organization.")]
+    type: ContentItemType
+    status: Annotated[
+        ContentItemStatus, Describe("Only `published` items are visible to a credential without content:write.")
+    ]
+    visibility: Visibility
+    content: ContentBody
+    excerpt: str | None
+    metaTitle: str | None
+    metaDescription: str | None
+    metaKeywords: str | None
+    canonicalUrl: str | None
+    template: str | None
+    layout: str | None
+    customFields: dict | None
+    tags: list[str]
+    summary: str | None
+    keywords: list[str]
+    images: list[str]
+    featured: bool | None
+    authorId: int | None
+    author: ContentAuthor | None
+    publishedAt: Annotated[dt.datetime | None, Describe("Set on the first publish and kept afterwards.")]
+    language: str | None
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+class MediaItem(TypedDict):
+    id: int
+    url: Annotated[str, Describe("Public https URL of the file; immutable (register a new item to replace a file).")]
+    name: str
+    altText: str | None
+    caption: str | None
+    mediaType: MediaType
+    createdAt: dt.datetime
+    updatedAt: dt.datetime
+
+
+def author_name(first_name: str, last_name: str, username: str) -> str:
+    return f"{first_name or ''} {last_name or ''}".strip() or username
+
+
+class ContentItemResource(Resource):
+    shape = ContentItem
+    model = models.ContentItem
+    columns = (
+        "id",
+        "organization_id",
+        "title",
+        "slug",
+        "type",
+        "status",
+        "visibility",
+        "html",
+        "blocks",
+        "summary",
+        "keywords",
+        "excerpt",
+        "meta_title",
+        "meta_description",
+        "meta_keywords",
+        "canonical_url",
+        "template",
+        "layout",
+        "custom_fields",
+        "tags",
+        "images",
+        "featured",
+        "author_id",
+        "author__first_name",
+        "author__last_name",
+        "author__username",
+        "author__email",
+        "published_at",
+        "language",
+        "created_at",
+        "updated_at",
+    )
+
+    def present(self, row: dict, ctx: PresentContext) -> ContentItem:
+        author = None
+        if row["author_id"] is not None:
+            author = {
+                "id": row["author_id"],
+                "name": author_name(row["author__first_name"], row["author__last_name"], row["author__username"]),
+                "email": row["author__email"] or None,
+                "profileImage": None,
+            }
+        keywords = list(row["keywords"] or [])
+        return {
+            "id": row["id"],
+            "organizationId": row["organization_id"],
+            "title": row["title"],
+            "slug": row["slug"],
+            "type": row["type"],
+            "status": row["status"],
+            "visibility": row["visibility"],
+            "content": {"html": row["html"], "blocks": row["blocks"], "summary": row["summary"], "keywords": keywords},
+            "excerpt": row["excerpt"],
+            "metaTitle": row["meta_title"],
+            "metaDescription": row["meta_description"],
+            "metaKeywords": row["meta_keywords"],
+            "canonicalUrl": row["canonical_url"],
+            "template": row["template"],
+            "layout": row["layout"],
+            "customFields": row["custom_fields"],
+            "tags": list(row["tags"] or []),
+            "summary": row["summary"],
+            "keywords": list(keywords),
+            "images": list(row["images"] or []),
+            "featured": row["featured"],
+            "authorId": row["author_id"],
+            "author": author,
+            "publishedAt": row["published_at"],
+            "language": row["language"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+class MediaItemResource(Resource):
+    shape = MediaItem
+    model = models.MediaItem
+    columns = ("id", "url", "name", "alt_text", "caption", "media_type", "created_at", "updated_at")
+
+    def present(self, row: dict, ctx: PresentContext) -> MediaItem:
+        return {
+            "id": row["id"],
+            "url": row["url"],
+            "name": row["name"],
+            "altText": row["alt_text"],
+            "caption": row["caption"],
+            "mediaType": row["media_type"],
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+        }
+
+
+CONTENT_ITEM = ContentItemResource()
+MEDIA_ITEM = MediaItemResource()
