@@ -849,6 +849,45 @@ def test_marketplace(c, organization, club, area):
     c(public, "post", "/v1/public/network/search/offers", 400, data={"location": "Madrid"})
 
 
+# --- content items, media ---------------------------------------------------------------------------------------
+
+
+def test_content_items_and_media(c, api, client_for):
+    body = {
+        "title": "Opening hours",
+        "type": "faq",
+        "status": "published",
+        "content": {"html": "<p>8 to 22</p>", "blocks": {"blocks": [{"type": "paragraph", "data": {"text": "8"}}]}},
+        "tags": ["club"],
+        "customFields": {"order": 1},
+        "featured": True,
+        "language": "en",
+    }
+    item = c(api, "post", f"{PLATFORM}/content-items", 201, data=body)
+    draft = c(api, "post", f"{PLATFORM}/content-items", 201, data={"title": "Draft", "type": "post"})
+    assert draft["publishedAt"] is None and draft["author"] is None
+    c(api, "get", f"{PLATFORM}/content-items", 200, params={"type": "faq", "tag": "club", "ordering": "-publishedAt"})
+    c(client_for("content:read"), "get", PLATFORM + "/content-items/{id}", 200, id=item["id"])
+    hidden = c(client_for("content:read"), "get", PLATFORM + "/content-items/{id}", 404, id=draft["id"])
+    assert hidden["code"] == "NOT_FOUND"
+    c(api, "patch", PLATFORM + "/content-items/{id}", 200, id=draft["id"], data={"status": "published"})
+    taken = c(
+        api, "patch", PLATFORM + "/content-items/{id}", 409, id=draft["id"], data={"slug": item["slug"], "type": "faq"}
+    )
+    assert taken["code"] == "DUPLICATE_VALUE"
+    c(api, "delete", PLATFORM + "/content-items/{id}", 204, id=draft["id"])
+
+    media = c(
+        api, "post", f"{PLATFORM}/media", 201, data={"url": "https://cdn.example.com/court.jpg", "altText": "Court"}
+    )
+    c(api, "get", f"{PLATFORM}/media", 200, params={"name": "court", "mediaType": "image", "ordering": "name"})
+    c(api, "get", PLATFORM + "/media/{id}", 200, id=media["id"])
+    c(api, "patch", PLATFORM + "/media/{id}", 200, id=media["id"], data={"caption": "Centre court"})
+    immutable = c(api, "patch", PLATFORM + "/media/{id}", 400, id=media["id"], data={"url": "https://x.example/a.jpg"})
+    assert immutable["code"] == "FIELD_NOT_WRITABLE"
+    c(api, "delete", PLATFORM + "/media/{id}", 204, id=media["id"])
+
+
 def test_the_check_catches_drift(document):
     """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
     components = document["components"]["schemas"]
