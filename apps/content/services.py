@@ -21,7 +21,7 @@ from .models import ContentItem, MediaItem
 from .resources import CONTENT_ITEM
 from .text import slugify, with_suffix
 
-DERIVE_ATTEMPTS = 5
+DERIVE_ATTEMPTS = 10
 SLUG_TAKEN = "Another content item of this type has this slug."
 
 
