@@ -14,6 +14,8 @@ LABELS = {
         "email": "E-mail",
         "address": "Address",
         "skip": "Skip to content",
+        "blog": "Blog",
+        "no_posts": "Nothing published yet.",
         "frequency": {
             "monthly": "per month",
             "quarterly": "per quarter",
@@ -35,6 +37,8 @@ LABELS = {
         "email": "Correo",
         "address": "Dirección",
         "skip": "Saltar al contenido",
+        "blog": "Blog",
+        "no_posts": "Todavía no hay publicaciones.",
         "frequency": {
             "monthly": "al mes",
             "quarterly": "al trimestre",

@@ -13,9 +13,25 @@ from apps.billing.models import Plan
 from apps.classes.choices import ClassStatus, Visibility
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
+from apps.content.choices import ContentItemStatus, ContentItemType
+from apps.content.models import ContentItem, MediaItem
 
 MAX_SCHEDULE_DAYS = 14
 MAX_SCHEDULE_ROWS = 200
+MAX_FAQS = 100
+
+
+def public_content(organization):
+    """The organization's content the public may read: published and `Public`."""
+    return ContentItem.objects.filter(
+        organization=organization, status=ContentItemStatus.PUBLISHED, visibility=Visibility.PUBLIC
+    )
+
+
+def in_locale(items, locale: str, default_language: str) -> list:
+    """Items written in `locale` or in no particular language (the default language's items count as neither
+    on another locale's page)."""
+    return [item for item in items if not item.language or item.language.split("-")[0] == locale.split("-")[0]]
 
 
 class LiveData:
@@ -24,6 +40,9 @@ class LiveData:
         self.organization = website.organization
         types = {section["type"] for section in sections}
         self.plans = self._plans() if "plans" in types else []
+        self.faqs = self._faqs() if "faq" in types else []
+        media_ids = {pk for s in sections if s["type"] == "gallery" for pk in s["config"].get("mediaIds") or []}
+        self.media = self._media(media_ids) if media_ids else {}
         days = [section["config"].get("days") or 7 for section in sections if section["type"] == "class-schedule"]
         self.classes = self._classes(max(days)) if days else []
         self.clubs = self._clubs() if types & {"contact", "class-schedule"} or website.club_id else {}
@@ -34,6 +53,28 @@ class LiveData:
             .only("id", "name", "description", "price", "signup_fee", "billing_frequency", "features", "translations")
             .order_by("price", "id")
         )
+
+    def _faqs(self) -> list[ContentItem]:
+        return list(
+            public_content(self.organization)
+            .filter(type=ContentItemType.FAQ)
+            .only("id", "title", "html", "excerpt", "language")
+            .order_by("-published_at", "id")[:MAX_FAQS]
+        )
+
+    def _media(self, ids) -> dict[int, MediaItem]:
+        items = MediaItem.objects.filter(organization=self.organization, pk__in=ids)
+        return {item.pk: item for item in items}
+
+    def faqs_for(self, config: dict, locale: str) -> list[ContentItem]:
+        ids = config.get("contentItemIds") or []
+        if ids:
+            by_id = {item.pk: item for item in self.faqs}
+            return [by_id[pk] for pk in ids if pk in by_id]
+        return in_locale(self.faqs, locale, self.organization.default_language)
+
+    def media_for(self, config: dict) -> list[MediaItem]:
+        return [self.media[pk] for pk in config.get("mediaIds") or [] if pk in self.media]
 
     def _classes(self, days: int) -> list[ClassOccurrence]:
         now = timezone.now()

@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from apps.content.choices import ContentItemType
 from apps.organizations.choices import OrganizationStatus
 from apps.pricing.quote import currency_exponent, round_money
 
@@ -24,11 +25,14 @@ from ..links import page_path, read_preview_token, site_url
 from ..services import draft_snapshot
 from ..theme import seo_settings_of, styles_of
 from .labels import labels_for
-from .live import LiveData
+from .live import LiveData, in_locale, public_content
 
 CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥"}
 PUBLIC_CACHE = "public, max-age=60"
 SAFE_METHODS = ("GET", "HEAD")
+BLOG = "blog"
+BLOG_TYPES = (ContentItemType.POST, ContentItemType.HOW_TO_GUIDE)
+MAX_BLOG_POSTS = 50
 
 
 def not_found() -> HttpResponse:
@@ -131,9 +135,15 @@ class SiteRenderer:
             return self.respond(f"User-agent: *\nAllow: /\nSitemap: {self.base_url}/sitemap.xml\n", "text/plain")
         locale, slug = self.split_locale(path)
         page = self.find_page(slug)
-        if page is None:
-            return not_found()
-        return self.respond(self.render_page(page, locale))
+        if page is not None:
+            return self.respond(self.render_page(page, locale))
+        if slug == BLOG:
+            return self.respond(self.render_blog(locale))
+        if slug.startswith(BLOG + "/") and "/" not in slug[len(BLOG) + 1 :]:
+            post = self.find_post(slug[len(BLOG) + 1 :])
+            if post is not None:
+                return self.respond(self.render_post(post, locale))
+        return not_found()
 
     # --- pages -------------------------------------------------------------------------------------------------
 
@@ -175,43 +185,126 @@ class SiteRenderer:
             context["classes"] = live.classes_for(config)
         elif kind in ("contact", "header", "footer"):
             context["club"] = live.club_for(config)
+        elif kind == "faq":
+            context["faqs"] = [
+                {"title": item.title, "answer": mark_safe(nh3.clean(item.html or item.excerpt or ""))}  # noqa: S308
+                for item in live.faqs_for(config, locale)
+            ]
+        elif kind == "gallery":
+            context["media"] = live.media_for(config)
         return context
 
-    def render_page(self, page: dict, locale: str) -> str:
+    def base_context(self, locale: str, live: LiveData, *, title: str, description, og_image, path_of) -> dict:
+        """What every rendered page shares: head tags, theme, header, footer and the language switch.
+        `path_of(language)` is the address of this same page in `language`."""
         labels = labels_for(locale)
         layout = self.snapshot.get("layout") or {}
         header, footer = layout.get("header"), layout.get("footer")
-        sections = list(page["sections"])
-        live = LiveData(self.website, [*sections, *(s for s in (header, footer) if s)])
         seo = seo_settings_of(self.snapshot.get("seoSettings"), self.website.name)
-        page_translation = (page.get("translations") or {}).get(locale) or {}
-        meta_title = page_translation.get("metaTitle") or page.get("metaTitle") or page["title"]
-        description = page_translation.get("metaDescription") or page.get("metaDescription") or seo["siteDescription"]
-        styles = styles_of(self.snapshot.get("styles"))
         logo = None
         if self.website.club_id and self.website.club and self.website.club.logo:
             logo = self.website.club.logo
-        context = {
+        home = self.find_page("")
+        return {
             "lang": locale,
             "site_name": self.website.name,
-            "title": seo["titleTemplate"].replace("%s", meta_title),
-            "description": description,
-            "og_image": page.get("ogImage") or seo["defaultOgImage"],
+            "title": seo["titleTemplate"].replace("%s", title),
+            "description": description or seo["siteDescription"],
+            "og_image": og_image or seo["defaultOgImage"],
             "favicon": seo["favicon"],
-            "canonical": self.page_url(page, locale),
-            "alternates": [(language, self.page_url(page, language)) for language in self.languages],
-            "noindex": page["noindex"] or self.preview_base is not None,
-            "styles": styles,
+            "canonical": path_of(locale),
+            "alternates": [(language, path_of(language)) for language in self.languages],
+            "noindex": self.preview_base is not None,
+            "styles": styles_of(self.snapshot.get("styles")),
             "labels": labels,
-            "home_url": self.page_url(self.find_page("") or page, locale),
+            "home_url": self.page_url(home, locale) if home else self.address("/", locale),
             "logo": logo,
             "header": self.section_context(header, locale, live, labels) if header else None,
             "footer": self.section_context(footer, locale, live, labels) if footer else None,
-            "sections": [self.section_context(section, locale, live, labels) for section in sections],
-            "page_title": page["title"],
             "preview": self.preview_base is not None,
         }
+
+    def address(self, path: str, locale: str) -> str:
+        """The public (or preview) address of a site path in `locale`."""
+        prefix = "" if locale == self.default_language else f"/{locale}"
+        full = prefix + path if path != "/" else (prefix + "/" if prefix else "/")
+        return (self.preview_base + full) if self.preview_base else self.base_url + full
+
+    def layout_sections(self) -> list[dict]:
+        layout = self.snapshot.get("layout") or {}
+        return [section for section in (layout.get("header"), layout.get("footer")) if section]
+
+    def render_page(self, page: dict, locale: str) -> str:
+        sections = list(page["sections"])
+        live = LiveData(self.website, [*sections, *self.layout_sections()])
+        page_translation = (page.get("translations") or {}).get(locale) or {}
+        context = self.base_context(
+            locale,
+            live,
+            title=page_translation.get("metaTitle") or page.get("metaTitle") or page["title"],
+            description=page_translation.get("metaDescription") or page.get("metaDescription"),
+            og_image=page.get("ogImage"),
+            path_of=lambda language: self.page_url(page, language),
+        )
+        labels = context["labels"]
+        context["noindex"] = context["noindex"] or page["noindex"]
+        context["sections"] = [self.section_context(section, locale, live, labels) for section in sections]
+        context["page_title"] = page["title"]
         return render_to_string("website/page.html", context)
+
+    # --- the blog: published, public posts and how-to guides (content items), live -------------------------------
+
+    def find_post(self, slug: str):
+        return (
+            public_content(self.organization)
+            .filter(type__in=BLOG_TYPES, slug=slug)
+            .select_related("author")
+            .order_by("type", "id")
+            .first()
+        )
+
+    def render_post(self, post, locale: str) -> str:
+        live = LiveData(self.website, self.layout_sections())
+        context = self.base_context(
+            locale,
+            live,
+            title=post.meta_title or post.title,
+            description=post.meta_description or post.excerpt,
+            og_image=(post.images or [None])[0],
+            path_of=lambda language: self.address(f"/{BLOG}/{post.slug}", language),
+        )
+        author = post.author
+        context["post"] = {
+            "title": post.title,
+            "excerpt": post.excerpt,
+            "published_at": post.published_at,
+            "author_name": author.get_full_name() if author is not None else "",
+        }
+        context["body"] = mark_safe(nh3.clean(post.html or ""))  # noqa: S308 - sanitized just now
+        return render_to_string("website/post.html", context)
+
+    def render_blog(self, locale: str) -> str:
+        live = LiveData(self.website, self.layout_sections())
+        labels = labels_for(locale)
+        context = self.base_context(
+            locale,
+            live,
+            title=labels["blog"],
+            description=None,
+            og_image=None,
+            path_of=lambda language: self.address(f"/{BLOG}", language),
+        )
+        posts = (
+            public_content(self.organization)
+            .filter(type__in=BLOG_TYPES)
+            .only("id", "title", "slug", "excerpt", "language", "published_at")
+            .order_by("-published_at", "-id")[:MAX_BLOG_POSTS]
+        )
+        context["posts"] = [
+            {"title": post.title, "excerpt": post.excerpt, "url": self.address(f"/{BLOG}/{post.slug}", locale)}
+            for post in in_locale(list(posts), locale, self.default_language)
+        ]
+        return render_to_string("website/blog.html", context)
 
 
 def serve_site(request, website) -> HttpResponse:
