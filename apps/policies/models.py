@@ -54,6 +54,10 @@ class DocumentRule(models.Model):
     name = models.CharField(max_length=120)
     document_type = models.CharField(max_length=20, choices=DocumentType.choices)
     document_url = models.URLField(max_length=2000, null=True, blank=True)
+    # The document's text as a content item of the organization (deleting the item leaves the rule without it).
+    content_item = models.ForeignKey(
+        "content.ContentItem", null=True, blank=True, on_delete=models.SET_NULL, related_name="document_rules"
+    )
     requirement = models.CharField(max_length=20, choices=DocumentRequirement.choices)
     applies_to = models.CharField(max_length=20, choices=DocumentAppliesTo.choices)
     plans = models.ManyToManyField("billing.Plan", blank=True, related_name="document_rules")

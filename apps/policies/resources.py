@@ -37,7 +37,7 @@ class DocumentRule(TypedDict):
     id: int
     name: str
     documentType: DocumentType
-    contentItemId: Annotated[int | None, Describe("Always null until content items exist.")]
+    contentItemId: Annotated[int | None, Describe("The content item holding the document's text.")]
     documentUrl: str | None
     requirement: DocumentRequirement
     appliesTo: DocumentAppliesTo
@@ -111,6 +111,7 @@ class DocumentRuleResource(Resource):
         "name",
         "document_type",
         "document_url",
+        "content_item_id",
         "requirement",
         "applies_to",
         "plan_ids",
@@ -134,7 +135,7 @@ class DocumentRuleResource(Resource):
             "id": row["id"],
             "name": row["name"],
             "documentType": row["document_type"],
-            "contentItemId": None,
+            "contentItemId": row["content_item_id"],
             "documentUrl": row["document_url"],
             "requirement": row["requirement"],
             "appliesTo": row["applies_to"],

@@ -164,7 +164,6 @@ def _set_rule_ids(rule, ids):
 
 def _split_rule(data: dict) -> tuple[dict, dict]:
     data = dict(data)
-    data.pop("content_item_id", None)  # only null is accepted (no content items yet): nothing to store
     ids = {field: data.pop(field) for field in RULE_ID_LISTS if field in data}
     return data, ids
 

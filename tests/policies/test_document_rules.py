@@ -4,6 +4,7 @@ import pytest
 
 from apps.billing.models import Plan
 from apps.classes.models import ClassType
+from apps.content.models import ContentItem
 from apps.policies.models import DocumentRule
 
 URL = "/v1/platform/document-rules"
@@ -177,3 +178,13 @@ def test_another_organizations_rules_are_invisible(api, other_organization):
     assert api.patch(item(foreign.id), {"name": "Mine"}, format="json").status_code == 404
     assert api.delete(item(foreign.id)).status_code == 404
     assert DocumentRule.objects.get(pk=foreign.id).name == "F"
+
+
+def test_the_document_text_is_a_content_item_of_the_organization(api, organization, other_organization):
+    waiver = ContentItem.objects.create(organization=organization, type="document", title="Waiver", slug="waiver")
+    rule = create(api, contentItemId=waiver.id)
+    assert rule["contentItemId"] == waiver.id
+    assert api.get(f"{URL}/{rule['id']}").json()["contentItemId"] == waiver.id
+    assert api.patch(f"{URL}/{rule['id']}", {"contentItemId": None}, format="json").json()["contentItemId"] is None
+    foreign = ContentItem.objects.create(organization=other_organization, type="document", title="F", slug="f")
+    assert_invalid(api.post(URL, {**REQUIRED, "contentItemId": foreign.id}, format="json"), "contentItemId")

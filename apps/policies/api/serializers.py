@@ -15,6 +15,7 @@ from apps.api.fields import (
 from apps.billing.models import Plan
 from apps.classes.models import ClassType
 from apps.clubs.models import AreaType, Club
+from apps.content.models import ContentItem
 
 from ..choices import DocumentAppliesTo, DocumentRequirement, DocumentType, PolicyAppliesTo
 
@@ -90,12 +91,12 @@ class DocumentRuleCreateSerializer(serializers.Serializer):
 
     name = StrictCharField(max_length=120)
     documentType = serializers.ChoiceField(source="document_type", choices=DocumentType.choices)
-    contentItemId = StrictIntegerField(
-        source="content_item_id",
-        min_value=1,
+    contentItemId = OrganizationObjectField(
+        model=ContentItem,
+        source="content_item",
         required=False,
         allow_null=True,
-        help_text="Only null is accepted until content items exist.",
+        help_text="A content item of the organization holding the document's text (any type and status).",
     )
     documentUrl = StrictURLField(source="document_url", max_length=2000, required=False, allow_null=True)
     requirement = serializers.ChoiceField(choices=DocumentRequirement.choices)
@@ -114,11 +115,6 @@ class DocumentRuleCreateSerializer(serializers.Serializer):
         help_text="1..3650; null: signed once.",
     )
     isActive = StrictBooleanField(source="is_active", required=False)
-
-    def validate_contentItemId(self, value):
-        if value is not None:
-            raise serializers.ValidationError(f"No content item with id {value} exists in this organization.")
-        return value
 
 
 @extend_schema_serializer(component_name="DocumentRuleUpdate")
