@@ -96,3 +96,29 @@ def test_a_visitor_reads_the_published_site(transactional_db, live_server, organ
     assert page.locator("h1").inner_text() == "About us"
     assert "Courts since 1999." in page.locator(".text").inner_text()
     assert serious_violations(page) == []
+
+
+def test_a_visitor_reads_a_published_post(transactional_db, live_server, organization, api, site_page):
+    post = {
+        "type": "post",
+        "title": "Night padel is back",
+        "excerpt": "Courts open until midnight.",
+        "status": "published",
+        "content": {"html": "<p>From Friday, <strong>all courts</strong> stay open until midnight.</p>"},
+    }
+    created = api.post("/v1/platform/content-items", post, format="json")
+    assert created.status_code == 201, created.content
+    hero = [{"type": "hero", "config": {"title": "Welcome"}}]
+    assert (
+        api.post(f"{BASE}/pages", {"slug": "home", "title": "Home", "sections": hero}, format="json").status_code == 201
+    )
+    assert api.post(f"{BASE}/publish", {}, format="json").status_code == 201
+    url = api.get(BASE).json()["url"]
+
+    page = site_page
+    page.goto(f"{url}/blog")
+    page.get_by_role("link", name="Night padel is back").click()
+    page.wait_for_url(f"{url}/blog/{created.json()['slug']}")
+    assert page.locator("h1").inner_text() == "Night padel is back"
+    assert "all courts" in page.locator(".post-body strong").inner_text()
+    assert serious_violations(page) == []
