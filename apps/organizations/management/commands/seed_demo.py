@@ -38,6 +38,7 @@ DEMO_APPS = (
     "bookings",
     "policies",
     "invoices",
+    "transactions",
     "content",
     "messaging",
     "website",
