@@ -30,6 +30,7 @@ platform_urls = [
     path("", include("apps.messaging.api.urls")),
     path("", include("apps.website.api.urls")),
     path("", include("apps.memberships.api.urls")),
+    path("", include("apps.events.api.urls")),
 ]
 
 # The marketplace pages are served under the path part of MARKETPLACE_URL ("/marketplace" by default; none when the

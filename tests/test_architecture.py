@@ -28,6 +28,7 @@ LAYERS = (
     "transactions",
     "invoices",
     "bookings",
+    "events",
     "policies",
     "memberships",
     "analytics",

@@ -20,7 +20,11 @@ class Booking(models.Model):
     class_occurrence = models.ForeignKey(
         "classes.ClassOccurrence", null=True, blank=True, on_delete=models.PROTECT, related_name="bookings"
     )
-    event_id = models.BigIntegerField(null=True, blank=True)
+    event = models.ForeignKey("events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="bookings")
+    # The ticket type an event booking was sold on (its price); null for area and class bookings.
+    event_ticket = models.ForeignKey(
+        "events.EventTicket", null=True, blank=True, on_delete=models.PROTECT, related_name="bookings"
+    )
     contact = models.ForeignKey(
         "contacts.Contact", null=True, blank=True, on_delete=models.PROTECT, related_name="bookings"
     )
@@ -57,6 +61,7 @@ class Booking(models.Model):
             models.Index(fields=["class_occurrence", "status"]),
             models.Index(fields=["area", "start_time"]),
             models.Index(fields=["contact", "status"]),
+            models.Index(fields=["event", "status"]),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -73,9 +73,12 @@ def _amounts(organization, booking) -> tuple[Decimal, Decimal]:
     return amount, tax
 
 
-def record_booking_charge(organization, booking, description: str) -> Transaction | None:
+def record_booking_charge(
+    organization, booking, description: str, *, source_type=TransactionSourceType.BOOKING
+) -> Transaction | None:
     """The charge of `booking` (its tax-inclusive `payment_amount`, the default sales account now), with the
-    payment totals it already has; none when the booking costs nothing. Run inside the booking's transaction."""
+    payment totals it already has; none when the booking costs nothing. Run inside the booking's transaction.
+    `source_type`: `event` for an event ticket, else `booking`."""
     if not booking.payment_amount or booking.payment_amount <= 0:
         return None
     amount, tax = _amounts(organization, booking)
@@ -83,7 +86,7 @@ def record_booking_charge(organization, booking, description: str) -> Transactio
     charge = Transaction(
         organization=organization,
         type=TransactionType.CHARGE,
-        source_type=TransactionSourceType.BOOKING,
+        source_type=source_type,
         description=description[:500],
         contact_id=booking.contact_id,
         club_id=booking.club_id,

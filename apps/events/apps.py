@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class EventsConfig(AppConfig):
+    name = "apps.events"
+    label = "events"
+    verbose_name = "Events"
