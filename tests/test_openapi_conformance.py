@@ -888,6 +888,89 @@ def test_content_items_and_media(c, api, client_for):
     c(api, "delete", PLATFORM + "/media/{id}", 204, id=media["id"])
 
 
+# --- events and event bookings -------------------------------------------------------------------------------
+
+
+def test_events_tickets_verbs_and_event_bookings(c, api, organization, club, contact):
+    start, end = _slot(days=20, hour=18, minutes=180)
+    bare = c(
+        api,
+        "post",
+        f"{PLATFORM}/events",
+        201,
+        data={"name": "Quiz night", "clubId": club.id, "startTime": start.isoformat(), "endTime": end.isoformat()},
+    )
+    assert bare["tickets"] == [] and bare["capacity"] is None
+    full = c(
+        api,
+        "post",
+        f"{PLATFORM}/events",
+        201,
+        data={
+            "name": "Summer Cup",
+            "clubId": club.id,
+            "startTime": start.isoformat(),
+            "endTime": end.isoformat(),
+            "description": "Padel tournament",
+            "visibility": "Member_only",
+            "capacity": 20,
+            "images": ["https://example.com/cup.png"],
+            "tickets": [
+                {"name": "Adult", "priceBeforeTax": 10, "quantity": 10, "salesStart": "2026-01-01T00:00:00Z"},
+                {"name": "Child", "priceBeforeTax": 0, "salesEnd": end.isoformat()},
+            ],
+        },
+    )
+    c(api, "get", f"{PLATFORM}/events", 200, params={"status": "draft", "q": "cup", "locale": "es"})
+    c(api, "get", f"{PLATFORM}/events", 200, params={"clubId": club.id, "startDate": start.date().isoformat()})
+    c(api, "get", PLATFORM + "/events/{id}", 200, id=full["id"])
+    adult, child = full["tickets"]
+    c(
+        api,
+        "patch",
+        PLATFORM + "/events/{id}",
+        200,
+        id=full["id"],
+        data={"capacity": None, "tickets": [adult, {"name": "Family", "priceBeforeTax": 25, "quantity": None}]},
+    )
+    c(api, "post", PLATFORM + "/events/{id}/publish", 200, id=full["id"])
+    c(api, "post", PLATFORM + "/events/{id}/publish", 409, id=full["id"])
+    booking = c(
+        api,
+        "post",
+        PLATFORM + "/events/{id}/bookings",
+        201,
+        id=full["id"],
+        data={"contactId": contact.id, "ticketId": adult["id"], "notes": "Left-handed"},
+    )
+    again = c(
+        api,
+        "post",
+        PLATFORM + "/events/{id}/bookings",
+        409,
+        id=full["id"],
+        data={"contactId": contact.id, "ticketId": adult["id"]},
+    )
+    assert again["code"] == "ALREADY_BOOKED" and child["id"]
+    c(api, "get", PLATFORM + "/events/{id}/bookings", 200, id=full["id"])
+    c(api, "get", f"{PLATFORM}/bookings", 200, params={"eventId": full["id"]})
+    in_use = c(api, "delete", PLATFORM + "/events/{id}", 409, id=full["id"])
+    assert in_use["code"] == "RESOURCE_IN_USE"
+    copy = c(api, "post", PLATFORM + "/events/{id}/duplicate", 201, id=full["id"])
+    c(api, "post", PLATFORM + "/events/{id}/unpublish", 200, id=full["id"])
+    c(
+        api,
+        "post",
+        PLATFORM + "/events/{id}/cancel",
+        200,
+        id=full["id"],
+        data={"reason": "Rain", "notifyCustomer": True},
+    )
+    c(api, "post", PLATFORM + "/events/{id}/cancel", 409, id=full["id"], data={})
+    assert c(api, "get", PLATFORM + "/bookings/{id}", 200, id=booking["id"])["status"] == "cancelled"
+    c(api, "delete", PLATFORM + "/events/{id}", 204, id=copy["id"])
+
+
 def test_the_check_catches_drift(document):
     """The closed schemas reject an undocumented field, a missing required one and a null where none is allowed."""
     components = document["components"]["schemas"]

@@ -18,7 +18,7 @@ class BookingAdmin(OrganizationScopedAdmin):
     list_filter = ("organization", "type", "status", "payment_status", "source")
     search_fields = ("contact__first_name", "contact__last_name", "contact__email", "booker_name", "external_id")
     list_select_related = ("organization", "club", "contact")
-    raw_id_fields = ("contact", "class_occurrence", "area", "membership")
+    raw_id_fields = ("contact", "class_occurrence", "area", "membership", "event", "event_ticket")
     date_hierarchy = "start_time"
     inlines = [PlayerInline]
 

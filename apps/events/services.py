@@ -100,7 +100,7 @@ def _sold(**filters) -> int:
     return Booking.objects.filter(status__in=ACTIVE_BOOKING_STATUSES, **filters).count()
 
 
-def _unique_slug(organization_id, name: str, exclude_id=None) -> str:
+def unique_slug(organization_id, name: str, exclude_id=None) -> str:
     base = (slugify(name) or "event")[:200].strip("-") or "event"
     taken = Event.objects.filter(organization_id=organization_id, slug__startswith=base)
     if exclude_id is not None:
@@ -117,7 +117,7 @@ def _unique_slug(organization_id, name: str, exclude_id=None) -> str:
 def _insert(event: Event) -> Event:
     """Insert with a slug derived from the name; a slug taken by a concurrent insert is retried with the next."""
     for _attempt in range(5):
-        event.slug = _unique_slug(event.organization_id, event.name)
+        event.slug = unique_slug(event.organization_id, event.name)
         try:
             with transaction.atomic():
                 event.save(force_insert=True)

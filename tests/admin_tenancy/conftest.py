@@ -15,10 +15,11 @@ from apps.bookings.models import Booking, CheckIn, Player, WaitlistEntry
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Area, AreaBlock, AreaType, Club, ClubReview
 from apps.contacts.models import Contact
+from apps.events.models import Event, EventTicket
 from apps.instructors.models import Instructor, InstructorType, PayRatePolicy
 from apps.organizations.models import StaffMembership
 
-ADMIN_APPS = ("bookings", "billing", "memberships", "instructors", "clubs")
+ADMIN_APPS = ("bookings", "billing", "memberships", "instructors", "clubs", "events")
 
 
 @dataclass
@@ -44,6 +45,8 @@ class Rows:
     instructor_type: InstructorType
     pay_rate_policy: PayRatePolicy
     instructor: Instructor
+    event: Event
+    event_ticket: EventTicket
 
     def of(self, model_name):
         """The row of the admin model `model_name` (e.g. "areablock")."""
@@ -63,6 +66,7 @@ class Rows:
             "instructortype": self.instructor_type,
             "payratepolicy": self.pay_rate_policy,
             "instructor": self.instructor,
+            "event": self.event,
         }[model_name]
 
 
@@ -84,6 +88,17 @@ def build_rows(organization, tag) -> Rows:
     club_review = ClubReview.objects.create(organization=organization, club=club, rating=5, comment=f"{tag} review")
     contact = Contact.objects.create(
         organization=organization, first_name=f"{tag}contact", email=f"{tag.lower()}@example.com"
+    )
+    event = Event.objects.create(
+        organization=organization,
+        club=club,
+        name=f"{tag} Gala",
+        slug=f"{tag.lower()}-gala",
+        start_time=start,
+        end_time=start + dt.timedelta(hours=2),
+    )
+    event_ticket = EventTicket.objects.create(
+        organization=organization, event=event, name=f"{tag} Ticket", price_before_tax=Decimal("10")
     )
     booking = Booking.objects.create(
         organization=organization,
@@ -161,6 +176,8 @@ def build_rows(organization, tag) -> Rows:
         instructor_type=instructor_type,
         pay_rate_policy=pay_rate_policy,
         instructor=instructor,
+        event=event,
+        event_ticket=event_ticket,
     )
 
 

@@ -36,6 +36,7 @@ ADMIN_MODELS = [
     ("instructors", "instructortype"),
     ("instructors", "payratepolicy"),
     ("instructors", "instructor"),
+    ("events", "event"),
 ]
 ids = [f"{app}.{model}" for app, model in ADMIN_MODELS]
 NOT_FOUND_MESSAGE = "doesn’t exist. Perhaps it was deleted?"

@@ -36,6 +36,7 @@ DEMO_APPS = (
     "memberships",
     "products",
     "bookings",
+    "events",
     "policies",
     "invoices",
     "transactions",
