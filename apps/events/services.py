@@ -31,6 +31,7 @@ from apps.bookings.events import emit_booking
 from apps.bookings.models import Booking
 from apps.bookings.services import cancel_booking
 from apps.domain_events.services import emit
+from apps.invoices.services import issue_invoice
 from apps.notifications.services import notify_contacts
 from apps.transactions.booking_charges import record_booking_charge
 from apps.transactions.choices import TransactionSourceType
@@ -400,7 +401,8 @@ def _ticket_payment(organization, ticket: EventTicket) -> tuple[str, Decimal | N
 
 def book_event(*, organization, event, contact, ticket_id, notes=None, source="api") -> Booking:
     """Book one person onto a published event with one of its tickets: a `confirmed` Booking of `type: event`
-    priced by the ticket, with its charge (`sourceType: event`) when the ticket costs something.
+    priced by the ticket, with its charge (`sourceType: event`) and an invoice listing it when the ticket costs
+    something.
 
     Errors: 400 `ticketId` not a ticket of this event; 409 INVALID_STATE_TRANSITION (event not published),
     CONFLICT (outside the ticket's sales window), ALREADY_BOOKED (details.bookingId), SOLD_OUT (details.ticketId:
@@ -445,7 +447,9 @@ def book_event(*, organization, event, contact, ticket_id, notes=None, source="a
             notes=notes,
         )
         emit_booking(booking, "booking.created")
-        record_booking_charge(
+        charge = record_booking_charge(
             organization, booking, f"{event.name}: {ticket.name}", source_type=TransactionSourceType.EVENT
         )
+        if charge is not None:
+            issue_invoice(organization, [charge])
     return booking

@@ -16,6 +16,7 @@ from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.events import services
 from apps.events.models import Event, EventTicket
+from apps.invoices.models import Invoice
 from apps.notifications.models import Notification
 from apps.transactions.models import Transaction
 from tests.events.factories import make_event, sell
@@ -76,6 +77,20 @@ def test_booking_a_priced_ticket(api, organization, event, tickets, contact):
     created = DomainEvent.objects.get(type="booking.created")
     assert created.data["id"] == body["id"] and created.data["contactEmail"] is None
     assert DomainEvent.objects.filter(type="transaction.created").count() == 1
+    invoice = Invoice.objects.get(organization=organization)
+    assert charge.invoice_id == invoice.id
+    assert (invoice.status, invoice.contact_id, invoice.total, invoice.tax, invoice.amount_paid) == (
+        "open",
+        contact.id,
+        Decimal("12.1"),
+        Decimal("2.1"),
+        0,
+    )
+    assert [(line.description, line.transaction_id) for line in invoice.lines.all()] == [
+        ("Summer Cup: Adult", charge.id)
+    ]
+    assert DomainEvent.objects.filter(type="invoice.created").count() == 1
+    assert api.get("/v1/platform/transactions", {"bookingId": body["id"]}).json()["data"][0]["invoiceId"] == invoice.id
     read = api.get(f"{URL}/{event.id}").json()
     assert read["soldCount"] == 1 and [t["soldCount"] for t in read["tickets"]] == [1, 0]
 
@@ -84,7 +99,7 @@ def test_a_free_ticket_is_no_charge_without_a_transaction(api, organization, eve
     response = book(api, event, contact, tickets[1])
     assert response.status_code == 201
     assert response.json()["payment"]["status"] == "no_charge" and response.json()["price"] == 0.0
-    assert not Transaction.objects.exists()
+    assert not Transaction.objects.exists() and not Invoice.objects.exists()
 
 
 def test_quantity_is_one_person_per_call(api, event, tickets, contact):
@@ -117,7 +132,9 @@ def test_cancelling_a_booking_frees_its_seat(api, organization, event, tickets):
     assert book(api, event, _contact(organization, "C"), adult).json()["code"] == "SOLD_OUT"
     cancelled = api.post(f"/v1/platform/bookings/{first['id']}/cancel", {"reason": "Ill"}, format="json")
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
-    assert Transaction.objects.get(booking_id=first["id"]).payment_status == "void"
+    charge = Transaction.objects.get(booking_id=first["id"])
+    assert charge.payment_status == "void"
+    assert Invoice.objects.get(pk=charge.invoice_id).status == "void"  # the invoice follows its only charge
     assert book(api, event, _contact(organization, "C"), adult).status_code == 201
     assert api.get(f"{URL}/{event.id}").json()["tickets"][0]["soldCount"] == 2
 
