@@ -52,7 +52,12 @@ def _notify(booking, kind, subject, body):
 
 
 def _describe(booking) -> str:
-    where = booking.area.name if booking.area_id and booking.area else "your class"
+    if booking.area_id and booking.area:
+        where = booking.area.name
+    elif booking.event_id:
+        where = booking.event.name
+    else:
+        where = "your class"
     local = booking.start_time
     if booking.club_id:
         local = booking.start_time.astimezone(ZoneInfo(booking.club.timezone or "UTC"))

@@ -139,6 +139,17 @@ def test_cancelling_a_booking_frees_its_seat(api, organization, event, tickets):
     assert api.get(f"{URL}/{event.id}").json()["tickets"][0]["soldCount"] == 2
 
 
+def test_cancelling_an_event_booking_with_notice_names_the_event(
+    api, event, tickets, contact, django_capture_on_commit_callbacks
+):
+    booking = book(api, event, contact, tickets[1]).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"/v1/platform/bookings/{booking['id']}/cancel", {"notifyCustomer": True}, format="json")
+    assert response.status_code == 200
+    [notice] = [m for m in mail.outbox if m.to == ["ana@example.com"]]
+    assert "Your booking of Summer Cup on " in notice.body
+
+
 def test_already_booked(api, event, tickets, contact):
     first = book(api, event, contact, tickets[0]).json()
     response = book(api, event, contact, tickets[1])
