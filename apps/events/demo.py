@@ -51,7 +51,7 @@ def _event(organization, club, spec, start, status):
     )
     Event.objects.filter(pk=event.pk).update(translations=spec["translations"])
     if status == EventStatus.PUBLISHED:
-        services.publish_event(event)
+        event = services.publish_event(event)
     return event
 
 

@@ -11,6 +11,7 @@ def test_seed_is_idempotent_and_sells_tickets(organization, club, api):
     contacts = [Contact.objects.create(organization=organization, first_name=f"Demo {i}") for i in range(5)]
     ctx = {"clubs": [club], "contacts": contacts}
     demo.seed(organization, ctx)
+    assert Booking.objects.filter(event__organization=organization).count() == 4  # sold on the first run
     demo.seed(organization, dict(ctx))
     assert Event.objects.filter(organization=organization).count() == 2
     cup = ctx["events"]["Summer Padel Cup"]
