@@ -62,6 +62,7 @@ class DocumentRule(models.Model):
     applies_to = models.CharField(max_length=20, choices=DocumentAppliesTo.choices)
     plans = models.ManyToManyField("billing.Plan", blank=True, related_name="document_rules")
     class_types = models.ManyToManyField("classes.ClassType", blank=True, related_name="document_rules")
+    events = models.ManyToManyField("events.Event", blank=True, related_name="document_rules")
     renew_every_days = models.PositiveIntegerField(null=True, blank=True)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -43,7 +43,7 @@ class DocumentRule(TypedDict):
     appliesTo: DocumentAppliesTo
     planIds: list[int]
     classTypeIds: list[int]
-    eventIds: Annotated[list[int], Describe("Always empty until events exist.")]
+    eventIds: Annotated[list[int], Describe("With `appliesTo: events`: the events whose attendees must sign.")]
     renewEveryDays: Annotated[int | None, Describe("Days after which the document must be signed again. Null: never.")]
     isActive: bool
     createdAt: dt.datetime
@@ -116,6 +116,7 @@ class DocumentRuleResource(Resource):
         "applies_to",
         "plan_ids",
         "class_type_ids",
+        "event_ids",
         "renew_every_days",
         "is_active",
         "created_at",
@@ -125,9 +126,11 @@ class DocumentRuleResource(Resource):
     def annotate(self, queryset):
         plans = models.DocumentRule.plans.through.objects
         class_types = models.DocumentRule.class_types.through.objects
+        events = models.DocumentRule.events.through.objects
         return queryset.annotate(
             plan_ids=related_ids(plans, "documentrule_id", "plan_id"),
             class_type_ids=related_ids(class_types, "documentrule_id", "classtype_id"),
+            event_ids=related_ids(events, "documentrule_id", "event_id"),
         )
 
     def present(self, row: dict, ctx: PresentContext) -> DocumentRule:
@@ -141,7 +144,7 @@ class DocumentRuleResource(Resource):
             "appliesTo": row["applies_to"],
             "planIds": _ids(row["plan_ids"]),
             "classTypeIds": _ids(row["class_type_ids"]),
-            "eventIds": [],
+            "eventIds": _ids(row["event_ids"]),
             "renewEveryDays": row["renew_every_days"],
             "isActive": row["is_active"],
             "createdAt": row["created_at"],

@@ -152,6 +152,7 @@ def _rule_ids(rule) -> dict:
     return {
         "plan_ids": list(rule.plans.values_list("id", flat=True)),
         "class_type_ids": list(rule.class_types.values_list("id", flat=True)),
+        "event_ids": list(rule.events.values_list("id", flat=True)),
     }
 
 
@@ -160,6 +161,8 @@ def _set_rule_ids(rule, ids):
         rule.plans.set(ids["plan_ids"])
     if "class_type_ids" in ids:
         rule.class_types.set(ids["class_type_ids"])
+    if "event_ids" in ids:
+        rule.events.set(ids["event_ids"])
 
 
 def _split_rule(data: dict) -> tuple[dict, dict]:

@@ -4,8 +4,10 @@ import pytest
 
 from apps.billing.models import Plan
 from apps.classes.models import ClassType
+from apps.clubs.models import Club
 from apps.content.models import ContentItem
 from apps.policies.models import DocumentRule
+from tests.events.factories import make_event
 
 URL = "/v1/platform/document-rules"
 REQUIRED = {"name": "Waiver", "documentType": "waiver", "requirement": "sign", "appliesTo": "all_contacts"}
@@ -188,3 +190,15 @@ def test_the_document_text_is_a_content_item_of_the_organization(api, organizati
     assert api.patch(f"{URL}/{rule['id']}", {"contentItemId": None}, format="json").json()["contentItemId"] is None
     foreign = ContentItem.objects.create(organization=other_organization, type="document", title="F", slug="f")
     assert_invalid(api.post(URL, {**REQUIRED, "contentItemId": foreign.id}, format="json"), "contentItemId")
+
+
+def test_event_ids_name_events_of_the_organization(api, organization, other_organization, club):
+    ours = make_event(organization, club)
+    theirs = make_event(other_organization, Club.objects.create(organization=other_organization, name="R", slug="r"))
+    rule = create(api, appliesTo="events", eventIds=[ours.id])
+    assert rule["eventIds"] == [ours.id]
+    assert api.get(f"{URL}/{rule['id']}").json()["eventIds"] == [ours.id]
+    assert_invalid(
+        api.post(URL, {**REQUIRED, "appliesTo": "events", "eventIds": [theirs.id]}, format="json"), "eventIds"
+    )
+    assert_invalid(api.post(URL, {**REQUIRED, "eventIds": [ours.id]}, format="json"), "eventIds")  # not `events`

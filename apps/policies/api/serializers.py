@@ -16,27 +16,9 @@ from apps.billing.models import Plan
 from apps.classes.models import ClassType
 from apps.clubs.models import AreaType, Club
 from apps.content.models import ContentItem
+from apps.events.models import Event
 
 from ..choices import DocumentAppliesTo, DocumentRequirement, DocumentType, PolicyAppliesTo
-
-MAX_IDS = 100
-
-
-class AlwaysEmptyIdsField(serializers.ListField):
-    """Ids of objects the service does not have yet (events): any id is unknown, so only `[]` is accepted."""
-
-    def __init__(self, noun, **kwargs):
-        self.noun = noun
-        kwargs.setdefault("max_length", MAX_IDS)
-        super().__init__(child=StrictIntegerField(min_value=1), **kwargs)
-
-    def to_internal_value(self, data):
-        ids = super().to_internal_value(data)
-        if ids:
-            raise serializers.ValidationError(
-                f"No {self.noun} with id {', '.join(map(str, dict.fromkeys(ids)))} exists in this organization."
-            )
-        return ids
 
 
 def _limit(source, min_value, max_value, help_text):
@@ -103,9 +85,7 @@ class DocumentRuleCreateSerializer(serializers.Serializer):
     appliesTo = serializers.ChoiceField(source="applies_to", choices=DocumentAppliesTo.choices)
     planIds = OrganizationIdsField(Plan, "plan", source="plan_ids", required=False)
     classTypeIds = OrganizationIdsField(ClassType, "class type", source="class_type_ids", required=False)
-    eventIds = AlwaysEmptyIdsField(
-        "event", source="event_ids", required=False, help_text="Only `[]` until events exist."
-    )
+    eventIds = OrganizationIdsField(Event, "event", source="event_ids", required=False)
     renewEveryDays = StrictIntegerField(
         source="renew_every_days",
         min_value=1,
