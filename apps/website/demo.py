@@ -38,6 +38,12 @@ HOME_SECTIONS = [
         "translations": {"es": {"heading": "Clases de esta semana"}},
     },
     {
+        "type": "events",
+        "htmlId": "events",
+        "config": {"heading": "Events"},
+        "translations": {"es": {"heading": "Eventos"}},
+    },
+    {
         "type": "faq",
         "htmlId": "faq",
         "config": {"heading": "Questions"},

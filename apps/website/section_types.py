@@ -100,6 +100,20 @@ SECTION_TYPES = {
             ("heading",),
         ),
         SectionType(
+            "events",
+            "Events",
+            "The organization's published, public upcoming events with their ticket prices (live data), soonest "
+            "first; `clubId` keeps one club's.",
+            _object(
+                {
+                    "heading": TEXT,
+                    "clubId": {"type": ["integer", "null"], "minimum": 1},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+                }
+            ),
+            ("heading",),
+        ),
+        SectionType(
             "faq",
             "FAQ",
             "Questions and answers from the organization's published FAQ content items; `contentItemIds` picks and "

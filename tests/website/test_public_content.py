@@ -6,6 +6,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.events.factories import make_event
+
 BASE = "/v1/platform/website"
 PAGES = f"{BASE}/pages"
 HOST = "padel-palace.sites.localhost"
@@ -114,3 +116,16 @@ def test_content_sections_cost_one_query_each_whatever_their_number(api, setting
     with CaptureQueriesContext(connection) as many:
         assert visit().status_code == 200
     assert len(many) <= len(one) + 1  # the media, once
+
+
+@pytest.mark.django_db
+def test_the_events_section_shows_published_public_upcoming_events(api, organization, club):
+    make_event(organization, club, name="Summer Cup")
+    make_event(organization, club, name="Draft Cup", status="draft", slug="draft-cup")
+    make_event(organization, club, name="Private Cup", slug="private-cup").__class__.objects.filter(
+        slug="private-cup"
+    ).update(visibility="Private")
+    publish_site(api, [{"type": "events", "config": {"heading": "What's on"}}])
+    body = visit().content.decode()
+    assert "What&#x27;s on" in body and "Summer Cup" in body
+    assert "Draft Cup" not in body and "Private Cup" not in body

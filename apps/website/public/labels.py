@@ -16,6 +16,10 @@ LABELS = {
         "skip": "Skip to content",
         "blog": "Blog",
         "no_posts": "Nothing published yet.",
+        "events": "Events",
+        "no_events": "No upcoming events.",
+        "from": "from",
+        "free": "Free",
         "frequency": {
             "monthly": "per month",
             "quarterly": "per quarter",
@@ -39,6 +43,10 @@ LABELS = {
         "skip": "Saltar al contenido",
         "blog": "Blog",
         "no_posts": "Todavía no hay publicaciones.",
+        "events": "Eventos",
+        "no_events": "No hay eventos próximos.",
+        "from": "desde",
+        "free": "Gratis",
         "frequency": {
             "monthly": "al mes",
             "quarterly": "al trimestre",

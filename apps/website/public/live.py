@@ -15,10 +15,13 @@ from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
 from apps.content.choices import ContentItemStatus, ContentItemType
 from apps.content.models import ContentItem, MediaItem
+from apps.events.choices import EventStatus
+from apps.events.models import Event
 
 MAX_SCHEDULE_DAYS = 14
 MAX_SCHEDULE_ROWS = 200
 MAX_FAQS = 100
+MAX_EVENTS = 50
 
 
 def public_content(organization):
@@ -41,6 +44,7 @@ class LiveData:
         types = {section["type"] for section in sections}
         self.plans = self._plans() if "plans" in types else []
         self.faqs = self._faqs() if "faq" in types else []
+        self.events = self._events() if "events" in types else []
         media_ids = {pk for s in sections if s["type"] == "gallery" for pk in s["config"].get("mediaIds") or []}
         self.media = self._media(media_ids) if media_ids else {}
         days = [section["config"].get("days") or 7 for section in sections if section["type"] == "class-schedule"]
@@ -61,6 +65,39 @@ class LiveData:
             .only("id", "title", "html", "excerpt", "language")
             .order_by("-published_at", "id")[:MAX_FAQS]
         )
+
+    def _events(self) -> list[Event]:
+        return list(
+            Event.objects.filter(
+                organization=self.organization,
+                status=EventStatus.PUBLISHED,
+                visibility=Visibility.PUBLIC,
+                end_time__gt=timezone.now(),
+            )
+            .select_related("club")
+            .prefetch_related("tickets")
+            .only("id", "name", "description", "start_time", "end_time", "club_id", "club__name", "club__timezone",
+                  "translations")
+            .order_by("start_time", "id")[:MAX_EVENTS]
+        )  # fmt: skip
+
+    def events_for(self, config: dict) -> list[dict]:
+        club_id = config.get("clubId")
+        rows = []
+        for event in self.events:
+            if club_id and event.club_id != club_id:
+                continue
+            zone = ZoneInfo(event.club.timezone or "UTC")
+            prices = [ticket.price_before_tax for ticket in event.tickets.all()]
+            rows.append(
+                {
+                    "event": event,
+                    "start": event.start_time.astimezone(zone),
+                    "end": event.end_time.astimezone(zone),
+                    "from_price": min(prices) if prices else None,
+                }
+            )
+        return rows[: config.get("limit") or 10]
 
     def _media(self, ids) -> dict[int, MediaItem]:
         items = MediaItem.objects.filter(organization=self.organization, pk__in=ids)

@@ -192,6 +192,18 @@ class SiteRenderer:
             ]
         elif kind == "gallery":
             context["media"] = live.media_for(config)
+        elif kind == "events":
+            context["events"] = [
+                {
+                    **row,
+                    "name": ((row["event"].translations or {}).get(locale) or {}).get("name") or row["event"].name,
+                    "price": None
+                    if row["from_price"] is None
+                    else money(self.organization, self.organization.tax_inclusive(row["from_price"])),
+                    "free": row["from_price"] == 0,
+                }
+                for row in live.events_for(config)
+            ]
         return context
 
     def base_context(self, locale: str, live: LiveData, *, title: str, description, og_image, path_of) -> dict:
