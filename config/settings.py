@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "apps.analytics",
     "apps.content",
     "apps.messaging",
+    "apps.forms",
     "apps.website",
     "apps.marketplace_pages",
 ]
@@ -268,6 +269,7 @@ SPECTACULAR_SETTINGS = {
         "OfferDurationEnum": "apps.marketplace.choices.OfferDuration",
         "PaymentStatusEnum": "apps.bookings.choices.PaymentStatus",
         "PublisherTypeEnum": "apps.website.choices.PublisherType",
+        "QuestionTypeEnum": "apps.forms.choices.QuestionType",
         "RateTypeEnum": "apps.instructors.choices.RateType",
         "SectionPlacementEnum": "apps.website.choices.SectionPlacement",
         "SessionUnitEnum": "apps.billing.choices.SessionUnit",

@@ -28,6 +28,7 @@ platform_urls = [
     path("", include("apps.analytics.api.urls")),
     path("", include("apps.content.api.urls")),
     path("", include("apps.messaging.api.urls")),
+    path("", include("apps.forms.api.urls")),
     path("", include("apps.website.api.urls")),
     path("", include("apps.memberships.api.urls")),
     path("", include("apps.events.api.urls")),

@@ -34,6 +34,7 @@ LAYERS = (
     "analytics",
     "content",
     "messaging",
+    "forms",
     "website",
     "marketplace",
     "marketplace_pages",

@@ -50,6 +50,9 @@ BUCKET_LIMITS = {
 }
 FAILED_AUTHENTICATION = "failed-authentication"
 FAILED_AUTHENTICATION_LIMIT = 60
+# Buckets counted per client address on public pages (no credential): submissions of the websites' forms.
+FORM_SUBMISSIONS = "form-submissions"
+ADDRESS_BUCKET_LIMITS = {FORM_SUBMISSIONS: 10}
 
 
 def bucket_limit(bucket: str) -> int:
@@ -216,6 +219,16 @@ def count_failed_authentication(address: str):
     if state.remaining <= 0:
         _clear_until.pop(address, None)
         _remember(_blocked_until, address, time.time() + state.reset)
+
+
+def address_limit(bucket: str) -> int:
+    return max(1, int(ADDRESS_BUCKET_LIMITS[bucket] * settings.RATE_LIMIT_MULTIPLIER))
+
+
+def consume_for_address(bucket: str, address: str) -> BucketState:
+    """Count one request of the client `address` against a per-address bucket of a public page (same windows,
+    same fail-open rule as the credential buckets)."""
+    return _states([bucket], f"addr:{address}", increment=True, limits={bucket: address_limit(bucket)})[0]
 
 
 def consume(request, credential_key: str, special_bucket: str | None) -> list[BucketState]:

@@ -113,8 +113,11 @@ def seed(organization, ctx):
     clubs = ctx.get("clubs") or []
     if clubs and website.club_id is None:
         website = services.update_website(website, {"club": clubs[0]})
+    trial_form = (ctx.get("forms") or {}).get("free-trial-request")
     for spec in PAGES:
         data = {key: value for key, value in spec.items() if key != "slug"}
+        if trial_form is not None:
+            data["sections"] = [_with_form(section, trial_form.pk) for section in data["sections"]]
         page = Page.objects.filter(website=website, slug=spec["slug"]).first()
         if page is None:
             services.create_page(website, {"slug": spec["slug"], **data})
@@ -128,3 +131,10 @@ def seed(organization, ctx):
     if served is None or served.content_hash != website.draft_hash:
         services.publish(website, note="Published by seed_demo", published_by=(PublisherType.USER, "seed_demo"))
     ctx.setdefault("notes", []).append(f"Demo website: {site_url(website.slug, website.domain)}/")
+
+
+def _with_form(section: dict, form_id: int) -> dict:
+    """The contact section linking to the demo's trial request form."""
+    if section["type"] != "contact":
+        return section
+    return {**section, "config": {**section["config"], "formId": form_id}}

@@ -2,6 +2,7 @@ from django.db import models
 from django.db.models import Q
 
 from .choices import PublisherType
+from .links import site_url
 
 
 class Website(models.Model):
@@ -37,6 +38,11 @@ class Website(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def site_url(self) -> str:
+        """The site's address: `https://<custom domain>`, else `https://<slug>.SITE_HOST` (no trailing slash)."""
+        return site_url(self.slug, self.domain)
 
 
 class Page(models.Model):

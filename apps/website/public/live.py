@@ -17,6 +17,7 @@ from apps.content.choices import ContentItemStatus, ContentItemType
 from apps.content.models import ContentItem, MediaItem
 from apps.events.choices import EventStatus
 from apps.events.models import Event
+from apps.forms.public import form_links
 
 MAX_SCHEDULE_DAYS = 14
 MAX_SCHEDULE_ROWS = 200
@@ -50,6 +51,9 @@ class LiveData:
         days = [section["config"].get("days") or 7 for section in sections if section["type"] == "class-schedule"]
         self.classes = self._classes(max(days)) if days else []
         self.clubs = self._clubs() if types & {"contact", "class-schedule"} or website.club_id else {}
+        # The forms the contact sections link to: loaded (one query) the first time a section asks.
+        self.form_ids = {s["config"].get("formId") for s in sections if s["type"] == "contact"} - {None}
+        self._form_links = None
 
     def _plans(self) -> list[Plan]:
         return list(
@@ -164,3 +168,12 @@ class LiveData:
         if club_id in self.clubs:
             return self.clubs[club_id]
         return next(iter(self.clubs.values()), None)
+
+    def form_for(self, config: dict, locale: str) -> dict | None:
+        """`{name, url}` of the active form `config["formId"]` names (its page on the default website), else None."""
+        form_id = config.get("formId")
+        if not form_id:
+            return None
+        if self._form_links is None:
+            self._form_links = form_links(self.website, self.form_ids, locale)
+        return self._form_links.get(form_id)

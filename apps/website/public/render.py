@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from apps.content.choices import ContentItemType
+from apps.forms.public import form_route, serve_form_page
 from apps.organizations.choices import OrganizationStatus
 from apps.pricing.quote import currency_exponent, round_money
 
@@ -185,6 +186,8 @@ class SiteRenderer:
             context["classes"] = live.classes_for(config)
         elif kind in ("contact", "header", "footer"):
             context["club"] = live.club_for(config)
+            if kind == "contact":
+                context["form"] = live.form_for(config, locale)
         elif kind == "faq":
             context["faqs"] = [
                 {"title": item.title, "answer": mark_safe(nh3.clean(item.html or item.excerpt or ""))}  # noqa: S308
@@ -320,7 +323,13 @@ class SiteRenderer:
 
 
 def serve_site(request, website) -> HttpResponse:
-    """The response of a website's host for `request` (GET and HEAD only)."""
+    """The response of a website's host for `request` (GET and HEAD only; a form page also takes POST).
+
+    Form pages (`/forms/<slug>`, `/<locale>/forms/<slug>`) are live, not part of a release: `apps.forms` serves them.
+    """
+    route = form_route(request.path)
+    if route is not None:
+        return serve_form_page(request, website, *route)
     if request.method not in SAFE_METHODS:
         response = HttpResponse(status=405)
         response["Allow"] = "GET, HEAD"

@@ -42,6 +42,7 @@ DEMO_APPS = (
     "transactions",
     "content",
     "messaging",
+    "forms",
     "website",
 )
 
