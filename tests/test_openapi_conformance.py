@@ -540,6 +540,24 @@ def test_products_and_categories(c, api, club, organization):
     assert refused["code"] == "CONFLICT"
 
 
+# --- forms ------------------------------------------------------------------------------------------------------
+
+
+def test_forms(c, api):
+    questions = [
+        {"type": "text", "label": "Name", "required": True},
+        {"type": "multiselect", "label": "Days", "options": ["Mon", "Tue"]},
+    ]
+    bare = c(api, "post", f"{PLATFORM}/forms", 201, data={"name": "Trial", "questions": questions})
+    assert bare["completionCount"] == 0 and bare["description"] is None
+    c(api, "get", f"{PLATFORM}/forms", 200, params={"isActive": "true", "locale": "es"})
+    c(api, "get", PLATFORM + "/forms/{id}", 200, id=bare["id"])
+    kept = [{"id": bare["questions"][0]["id"], "type": "email", "label": "E-mail"}, {"type": "date", "label": "Day"}]
+    c(api, "patch", PLATFORM + "/forms/{id}", 200, id=bare["id"], data={"questions": kept, "isActive": False})
+    refused = c(api, "post", f"{PLATFORM}/forms", 409, data={"name": "T", "slug": bare["slug"], "questions": kept[1:]})
+    assert refused["code"] == "DUPLICATE_VALUE"
+
+
 # --- transactions -----------------------------------------------------------------------------------------------
 
 

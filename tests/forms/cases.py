@@ -33,7 +33,9 @@ def form_rows(organization, n):
     _settle_key_usage(organization)
     forms = Form.objects.bulk_create(
         [
-            Form(organization=organization, name=f"F{i}", slug=f"f-{next(_seq)}", questions=QUESTIONS, next_question_id=3)
+            Form(
+                organization=organization, name=f"F{i}", slug=f"f-{next(_seq)}", questions=QUESTIONS, next_question_id=3
+            )
             for i in range(n)
         ]
     )
