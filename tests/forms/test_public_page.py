@@ -356,3 +356,10 @@ def test_the_contact_section_shows_no_link_to_an_inactive_or_foreign_form(
     assert "/forms/free-trial" in html and "/forms/theirs" not in html
     api.patch(f"{URL}/{form['id']}", {"isActive": False}, format="json")
     assert "/forms/free-trial" not in visitor.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_only_the_default_website_serves_form_pages(organization, form):
+    Website.objects.create(organization=organization, name="Second site", slug="second-site")
+    assert Client(HTTP_HOST="second-site.sites.localhost").get("/forms/free-trial").status_code == 404
+    assert Client(HTTP_HOST=HOST).get("/forms/free-trial").status_code == 200
