@@ -195,15 +195,20 @@ def capture(day: dt.date) -> None:
 
     capture_dir = Path(os.environ["BENCH_CAPTURE_DIR"])
     capture_dir.mkdir(parents=True, exist_ok=True)
+    from django.test import override_settings
+
     client = Client()
     client.post("/v1/public/network/search/offers", offer_body("Madrid, ES", day), content_type="application/json")
-    with CaptureQueriesContext(connection) as queries:
+    with override_settings(MARKETPLACE_OFFERS_CACHE_SECONDS=0), CaptureQueriesContext(connection) as queries:
         offers = client.post(
             "/v1/public/network/search/offers", offer_body("Madrid, ES", day), content_type="application/json"
         )
     assert offers.status_code == 200, offers.content[:300]
     body = offers.json()
-    print(f"offers around Madrid: {body['total']} free times, page of {len(body['data'])}, {len(queries)} queries")
+    print(
+        f"offers around Madrid: {body['total']} free times, page of {len(body['data'])}, {len(queries)} queries "
+        "(computed, cache off)"
+    )
     (capture_dir / "marketplace-offers.json").write_bytes(offers.content)
     clubs = client.get(f"/v1/public/search/clubs?location=Madrid&date={day.isoformat()}")
     assert clubs.status_code == 200, clubs.content[:300]
@@ -212,6 +217,15 @@ def capture(day: dt.date) -> None:
 
 
 def in_process(day: dt.date, rounds: int = 5) -> None:
+    """Both with the offer cache off (the search's own service time) and on (identical searches reused)."""
+    from django.test import override_settings
+
+    with override_settings(MARKETPLACE_OFFERS_CACHE_SECONDS=0):
+        _in_process(day, rounds, "cache off")
+    _in_process(day, rounds, "cache on")
+
+
+def _in_process(day: dt.date, rounds: int, label: str) -> None:
     """Per-request service time without the server and the load generator competing for the two CPUs: the Django
     test client, one request at a time, every city in turn (`rounds` x 20 requests per endpoint)."""
     from django.test import Client
@@ -232,7 +246,7 @@ def in_process(day: dt.date, rounds: int = 5) -> None:
         values.sort()
         p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
         print(
-            f"in process, {name}: p50 {values[len(values) // 2] * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
+            f"in process ({label}), {name}: p50 {values[len(values) // 2] * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
             f"({len(values)} requests, one at a time)"
         )
 
@@ -272,6 +286,19 @@ def main():
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+    # The same offers row with the offer cache off: every search computed (the service time under load).
+    os.environ["MARKETPLACE_OFFERS_CACHE_SECONDS"] = "0"
+    port = free_port()
+    server = start_server(port)
+    try:
+        load(port, OFFERS, json_headers, method="POST", bodies=offer_bodies, **warm)
+        uncached = load(port, OFFERS, json_headers, REQUESTS, SECONDS, CONCURRENCY, "POST", offer_bodies)
+        rows.insert(1, ("POST …/search/offers (offer cache off)", uncached, bare))
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        del os.environ["MARKETPLACE_OFFERS_CACHE_SECONDS"]
 
     print(f"{CONCURRENCY} keep-alive client threads, up to {REQUESTS} requests / {SECONDS:.0f} s per row")
     print(f"{'endpoint':<46} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} | {'bare req/s':>10} {'p50 ms':>7} {'p99 ms':>7}")

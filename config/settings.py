@@ -24,6 +24,9 @@ SITE_HOST = env("SITE_HOST", default="sites.localhost")
 SITE_SCHEME = env("SITE_SCHEME", default="https")
 # How long a rendered page of a published website is reused (its live plans and classes may lag that long).
 WEBSITE_PAGE_CACHE_SECONDS = env.int("WEBSITE_PAGE_CACHE_SECONDS", default=30)
+# How long an offer search is reused for identical searches in the same minute; any write to bookings, blocks,
+# classes, courts, clubs, pricing rules or organizations invalidates it at once (apps/marketplace/freshness.py).
+MARKETPLACE_OFFERS_CACHE_SECONDS = env.int("MARKETPLACE_OFFERS_CACHE_SECONDS", default=30)
 
 ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST.split(':')[0]}"]

@@ -54,6 +54,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     ("apps.memberships.apps", "apps.memberships.contact_archive"): "connects the contact_archived receiver in ready()",
     ("apps.billing.apps", "apps.billing.organization_setup"): "connects the default sales account receiver in ready()",
     ("apps.website.apps", "apps.website.organization_setup"): "connects the default website receiver in ready()",
+    ("apps.marketplace.apps", "apps.marketplace.freshness"): "connects the offer cache's invalidation in ready()",
 }
 
 

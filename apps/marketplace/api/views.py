@@ -21,7 +21,7 @@ from apps.api.middleware import json_response
 from apps.api.pagination import page_body
 from apps.api.resources import shape_serializer
 
-from .. import gazetteer, offers, search
+from .. import freshness, gazetteer, offers, search
 from ..profile import ClubNotFound, club_profile
 from ..shapes import ClubListingPage, ClubProfile, MarketplaceError, OfferPage
 from .serializers import ClubSearchQuery, OfferSearch
@@ -236,18 +236,19 @@ class OfferSearchView(MarketplaceView):
             raise MarketplaceIssues([{"path": "body", "message": "The request body must be a JSON object."}])
         data = self.validated(OfferSearch, request.data)
         point = resolve_point(data)
-        rows, total = offers.search_offers(
-            latitude=point.latitude,
-            longitude=point.longitude,
-            day=data["date"],
-            sports=data["sports"],
-            earliest=_time(data.get("earliestTime")),
-            latest=_time(data.get("latestTime")),
-            duration_minutes=data["durationMinutes"],
-            radius_km=data["radiusKm"],
-            limit=data["limit"],
-            offset=data["offset"],
-        )
+        search = {
+            "latitude": point.latitude,
+            "longitude": point.longitude,
+            "day": data["date"],
+            "sports": data["sports"],
+            "earliest": _time(data.get("earliestTime")),
+            "latest": _time(data.get("latestTime")),
+            "duration_minutes": data["durationMinutes"],
+            "radius_km": data["radiusKm"],
+            "limit": data["limit"],
+            "offset": data["offset"],
+        }
+        rows, total = freshness.cached_search(search, lambda: offers.search_offers(**search))
         return Response(page_body(rows, total, data["limit"], data["offset"]))
 
 
