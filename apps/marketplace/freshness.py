@@ -67,8 +67,9 @@ def _on_event(event) -> None:
 def connect() -> None:
     """Connect the invalidation (called once, from the app's `ready()`)."""
     for source in SOURCES:
-        post_save.connect(bump_now_and_after_commit, sender=source, dispatch_uid=f"marketplace.offers.save.{source}")
-        post_delete.connect(bump_now_and_after_commit, sender=source, dispatch_uid=f"marketplace.offers.delete.{source}")
+        uid = f"marketplace.offers.{source}"
+        post_save.connect(bump_now_and_after_commit, sender=source, dispatch_uid=f"{uid}.save")
+        post_delete.connect(bump_now_and_after_commit, sender=source, dispatch_uid=f"{uid}.delete")
     subscribe(_on_event)
 
 
