@@ -2,14 +2,14 @@
 every organization starts with."""
 
 import importlib
-import threading
+from functools import partial
 
 import pytest
 from django.apps import apps as django_apps
-from django.db import connection
 
 from apps.billing.models import RevenueAccount
 from apps.organizations.models import Organization
+from tests.concurrency import race
 
 URL = "/v1/platform/revenue-accounts"
 
@@ -145,23 +145,12 @@ def test_other_organization_account_is_404(api, other_organization):
 def test_concurrent_switches_leave_exactly_one_default(client_for, organization):
     first = RevenueAccount.objects.create(organization=organization, name="A")
     second = RevenueAccount.objects.create(organization=organization, name="B")
-    barrier = threading.Barrier(2)
-    statuses = []
-
-    def switch(account_id):
-        client = client_for("revenue-accounts:write")
-        barrier.wait()
-        try:
-            statuses.append(client.patch(f"{URL}/{account_id}", {"isDefault": True}, format="json").status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=switch, args=(pk,)) for pk in (first.id, second.id)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert statuses == [200, 200]
+    clients = [client_for("revenue-accounts:write") for _ in range(2)]
+    calls = [
+        partial(client.patch, f"{URL}/{pk}", {"isDefault": True}, format="json")
+        for client, pk in zip(clients, (first.id, second.id), strict=True)
+    ]
+    assert [response.status_code for response in race(calls)] == [200, 200]
     assert RevenueAccount.objects.filter(organization=organization, is_default=True).count() == 1
 
 

@@ -9,6 +9,7 @@ from apps.api import ratelimit
 from apps.bookings.models import Booking
 from apps.clubs.models import AreaBlock
 from apps.organizations.models import ApiKey
+from tests.concurrency import race
 
 from .conftest import iso
 from .factories import area_booking, contact_for
@@ -51,26 +52,6 @@ def test_twenty_parallel_requests_for_one_slot_make_exactly_one_booking(organiza
     assert Booking.objects.filter(area=area, status="confirmed").count() == 1
 
 
-def _race(calls):
-    """Run the callables at the same moment, each on its own connection; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 def test_block_and_booking_racing_for_one_slot_never_both_win(organization, area, contact, client_for):
     for round_ in range(3):
@@ -79,7 +60,7 @@ def test_block_and_booking_racing_for_one_slot_never_both_win(organization, area
         booker, blocker = client_for("*"), client_for("*")
         booking_body = {"areaId": area.id, "contactId": contact.id, **window}
         block_body = {"areaId": area.id, **window}
-        results = _race(
+        results = race(
             [
                 lambda c=booker, b=booking_body: c.post(URL, b, format="json"),
                 lambda c=blocker, b=block_body: c.post("/v1/platform/area-blocks", b, format="json"),
@@ -106,7 +87,7 @@ def test_reschedule_and_create_racing_for_one_slot_never_double_book(organizatio
         )
         for i in range(4)
     ]
-    results = _race(calls)
+    results = race(calls)
     statuses = [r.status_code for r in results]
     assert statuses.count(409) == 7, [(r.status_code, r.content[:200]) for r in results]
     assert sorted(set(statuses)) in ([200, 409], [201, 409])

@@ -1,36 +1,14 @@
 """Ticket sales on real parallel PostgreSQL connections never exceed a ticket's quantity or the event's capacity:
 every sale is serialised on the Event row lock."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from apps.bookings.models import Booking
 from apps.contacts.models import Contact
+from tests.concurrency import race
 from tests.events.factories import make_event
 
 URL = "/v1/platform/events"
-
-
-def _race(calls):
-    """Run the callables at the same moment, each on its own connection; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 def _buyers(organization, n):
@@ -47,7 +25,7 @@ def test_two_buyers_for_the_last_ticket(organization, club, client_for):
     ticket = event.tickets.get()
     buyers = _buyers(organization, 2)
     clients = [client_for("*") for _ in buyers]  # one key each: the rate limits stay out of the way
-    results = _race([lambda c=c, b=b: _book(c, event, b, ticket) for c, b in zip(clients, buyers, strict=True)])
+    results = race([lambda c=c, b=b: _book(c, event, b, ticket) for c, b in zip(clients, buyers, strict=True)])
     assert sorted(r.status_code for r in results) == [201, 409], [r.content[:200] for r in results]
     refused = next(r for r in results if r.status_code == 409).json()
     assert (refused["code"], refused["details"]) == ("SOLD_OUT", {"ticketId": ticket.id})
@@ -61,7 +39,7 @@ def test_twelve_buyers_on_two_ticket_types_never_exceed_the_capacity(organizatio
     buyers = _buyers(organization, 12)
     clients = [client_for("*") for _ in buyers]
     tickets = [adult, child] * 6
-    results = _race(
+    results = race(
         [lambda c=c, b=b, t=t: _book(c, event, b, t) for c, b, t in zip(clients, buyers, tickets, strict=True)]
     )
     statuses = sorted(r.status_code for r in results)

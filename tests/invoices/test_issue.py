@@ -1,11 +1,11 @@
 """Issuing invoices: gapless per-organization numbers (also under concurrency and rollback), money copied from the
 transactions, payment state followed, and the invoice events."""
 
-import threading
 from decimal import Decimal
+from functools import partial
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from apps.domain_events.models import DomainEvent
@@ -13,6 +13,7 @@ from apps.invoices import services
 from apps.invoices.links import read_pdf_token
 from apps.invoices.models import Invoice
 from apps.transactions.models import Transaction
+from tests.concurrency import race
 
 
 def _charge(organization, amount="24.20", tax="4.20", paid="0", status="unpaid", contact=None):
@@ -80,23 +81,7 @@ def test_paid_at_once_is_paid_and_payment_changes_are_followed(organization):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_sales_take_consecutive_numbers(organization):
     charges = [_charge(organization) for _ in range(6)]
-    barrier = threading.Barrier(len(charges))
-    errors = []
-
-    def sell(charge):
-        try:
-            barrier.wait(timeout=30)
-            services.issue_invoice(organization, [charge])
-        except Exception as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sell, args=(charge,)) for charge in charges]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert errors == []
+    results = race([partial(services.issue_invoice, organization, [charge]) for charge in charges], catch=(Exception,))
+    assert not [result for result in results if isinstance(result, Exception)]
     numbers = sorted(Invoice.objects.filter(organization=organization).values_list("number", flat=True))
     assert numbers == [f"INV-{n:06d}" for n in range(1, 7)]

@@ -5,7 +5,6 @@ import datetime as dt
 import os
 import subprocess
 import sys
-import threading
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -21,6 +20,7 @@ from apps.memberships import services
 from apps.memberships.models import MembershipPeriod
 from apps.memberships.tasks import run_membership_lifecycle
 from apps.transactions.models import Transaction
+from tests.concurrency import race
 from tests.server_env import server_secrets
 
 URL = "/v1/platform/memberships"
@@ -213,24 +213,8 @@ def test_the_beat_task_renews_and_running_it_twice_creates_nothing_more(api, con
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_runs_renew_each_membership_once(api, contact):
     ids = _due_tomorrow(api, contact, 6)
-    barrier = threading.Barrier(2)
-    errors = []
-
-    def run():
-        try:
-            barrier.wait(timeout=10)
-            services.run_lifecycle()
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert errors == []
+    results = race([services.run_lifecycle, services.run_lifecycle], catch=(Exception,))
+    assert not [result for result in results if isinstance(result, Exception)]
     _assert_renewed_once(ids)
 
 

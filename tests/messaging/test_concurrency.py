@@ -2,41 +2,18 @@
 them one after the other (an edit first is sent as edited, a delete first leaves nothing to send, a send first
 refuses the edit or delete), and what is sent is what is stored."""
 
-import threading
 from functools import partial
 
 import pytest
 from django.core import mail
-from django.db import connection
 
 from apps.api.exceptions import ApiError
 from apps.contacts.models import Contact
 from apps.messaging import services
 from apps.messaging.models import Message
+from tests.concurrency import race
 
 URL = "/v1/platform/messages"
-
-
-def _race(calls):
-    """Run the callables at the same moment, each on its own connection; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = call()
-        except ApiError as exc:
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 def _draft(organization, contact):
@@ -57,7 +34,7 @@ def test_send_and_edit_or_delete_never_both_win(organization, client_for):
             edit = partial(api.patch, url, {"body": "<p>New</p>"}, format="json")
         else:
             edit = partial(api.delete, url)
-        response, sent = _race([edit, partial(services.start_sending, message)])
+        response, sent = race([edit, partial(services.start_sending, message)], catch=(ApiError,))
         stored = Message.objects.filter(pk=message.pk).first()
         if isinstance(sent, ApiError):  # the delete won: nothing was sent
             assert response.status_code == 204, response.content

@@ -1,33 +1,11 @@
 """The default switch under real parallel connections on PostgreSQL: exactly one default per appliesTo."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from apps.policies.models import BookingPolicy
+from tests.concurrency import race
 
 URL = "/v1/platform/booking-policies"
-
-
-def _race(calls):
-    """Run the callables at the same moment, each on its own connection; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 def _defaults(organization, applies_to="areas"):
@@ -53,7 +31,7 @@ def test_parallel_switches_leave_exactly_one_default(organization, client_for):
             )
             for client, policy in zip(clients, policies, strict=True)
         ]
-        responses = _race(calls)
+        responses = race(calls)
         assert [r.status_code for r in responses] == [200] * n, [r.content for r in responses]
         winners = _defaults(organization)
         assert len(winners) == 1
@@ -65,7 +43,7 @@ def test_parallel_switches_leave_exactly_one_default(organization, client_for):
 def test_parallel_first_creates_make_one_default(organization, client_for):
     n = 6
     clients = [client_for("booking-policies:write") for _ in range(n)]
-    responses = _race(
+    responses = race(
         [
             (lambda client=client, i=i: client.post(URL, {"name": f"P{i}", "appliesTo": "classes"}, format="json"))
             for i, client in enumerate(clients)
@@ -81,7 +59,7 @@ def test_parallel_creates_asking_for_the_default_leave_one(organization, client_
     n = 6
     clients = [client_for("booking-policies:write") for _ in range(n)]
     clients[0].post(URL, {"name": "Old", "appliesTo": "instructors"}, format="json")
-    responses = _race(
+    responses = race(
         [
             (
                 lambda client=client, i=i: client.post(

@@ -1,33 +1,11 @@
 """Concurrent stock adjustments on real parallel PostgreSQL connections never take the stock below zero."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from apps.products.models import Product
+from tests.concurrency import race
 
 URL = "/v1/platform/products"
-
-
-def _race(calls):
-    """Run the callables at the same moment, each on its own connection; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 @pytest.mark.django_db(transaction=True)
@@ -36,7 +14,7 @@ def test_twenty_parallel_decrements_of_a_stock_of_ten(organization, client_for):
         organization=organization, name="Balls", price=6, track_stock=True, stock_quantity=10
     )
     clients = [client_for("*") for _ in range(20)]  # one key each: the rate limits stay out of the way
-    results = _race(
+    results = race(
         [lambda c=c: c.patch(f"{URL}/{product.id}", {"stockAdjustment": -1}, format="json") for c in clients]
     )
     statuses = sorted(r.status_code for r in results)
@@ -55,7 +33,7 @@ def test_parallel_receipts_and_sales_all_count(organization, client_for):
     )
     clients = [client_for("*") for _ in range(10)]
     deltas = [3, -2] * 5  # +15 -10: every one fits whatever the order, since the stock starts at 10
-    results = _race(
+    results = race(
         [
             lambda c=c, d=d: c.patch(f"{URL}/{product.id}", {"stockAdjustment": d}, format="json")
             for c, d in zip(clients, deltas, strict=True)

@@ -1,35 +1,14 @@
 """Concurrent refunds on real parallel PostgreSQL connections never refund more than was recorded."""
 
-import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from apps.transactions.models import Transaction
+from tests.concurrency import race
 
 URL = "/v1/platform/transactions"
-
-
-def _race(calls):
-    """Run the callables at the same moment, each on its own connection; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 def _external(organization, amount):
@@ -51,7 +30,7 @@ def _external(organization, amount):
 def test_two_concurrent_refunds_of_more_than_half_one_wins(organization, client_for):
     original = _external(organization, Decimal("100"))
     clients = [client_for("*") for _ in range(2)]
-    results = _race([lambda c=c: c.post(f"{URL}/{original.id}/refund", {"amount": 60}, format="json") for c in clients])
+    results = race([lambda c=c: c.post(f"{URL}/{original.id}/refund", {"amount": 60}, format="json") for c in clients])
     assert sorted(r.status_code for r in results) == [201, 409], [r.content[:200] for r in results]
     refused = next(r for r in results if r.status_code == 409)
     assert refused.json()["code"] == "REFUND_EXCEEDS_BALANCE"
@@ -65,7 +44,7 @@ def test_two_concurrent_refunds_of_more_than_half_one_wins(organization, client_
 def test_ten_parallel_refunds_of_ten_all_count(organization, client_for):
     original = _external(organization, Decimal("100"))
     clients = [client_for("*") for _ in range(12)]
-    results = _race([lambda c=c: c.post(f"{URL}/{original.id}/refund", {"amount": 10}, format="json") for c in clients])
+    results = race([lambda c=c: c.post(f"{URL}/{original.id}/refund", {"amount": 10}, format="json") for c in clients])
     assert sorted(r.status_code for r in results) == [201] * 10 + [409] * 2
     original.refresh_from_db()
     assert original.refunded_amount == Decimal("100") and original.payment_status == "refunded"
