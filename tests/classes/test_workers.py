@@ -2,24 +2,19 @@
 
 import datetime as dt
 import io
-import os
-import subprocess
-import sys
-import threading
-import time
-from pathlib import Path
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
 from apps.classes import services
 from apps.classes.models import ClassOccurrence, ClassSeries
 from apps.classes.tasks import extend_open_series
-from tests.server_env import server_secrets
+from tests.celery_worker import real_worker, wait_until
+from tests.concurrency import race
 
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -97,24 +92,8 @@ def test_command_reports_progress_and_is_idempotent(open_series, organization, o
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_runs_create_no_duplicates(open_series):
     expected = ClassOccurrence.objects.count() + 90
-    barrier = threading.Barrier(4)
-    errors = []
-
-    def run():
-        try:
-            barrier.wait(timeout=10)
-            services.extend_open_series(days=180)
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert errors == []
+    results = race([partial(services.extend_open_series, days=180) for _ in range(4)], catch=(Exception,))
+    assert not [result for result in results if isinstance(result, Exception)]
     services.extend_open_series(days=180)  # whichever runs skipped a locked row, the window is now full
     assert ClassOccurrence.objects.count() in (expected, expected + 1)
     assert_no_duplicates(open_series)
@@ -123,48 +102,9 @@ def test_concurrent_runs_create_no_duplicates(open_series):
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_real_celery_worker_extends_series(open_series, settings):
-    from config import celery_app
-
-    db = connection.settings_dict
-    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    broker = settings.CELERY_BROKER_URL
-    assert broker.startswith("redis://"), "the worker test needs REDIS_URL"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": broker,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "CONN_MAX_AGE": "0",
-        **server_secrets(settings),
-    }
-    # Read the app's setting before changing Django's: Celery loads its lazy config from Django settings.
-    previous_eager = celery_app.conf.task_always_eager
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.broker_url = broker
     before = ClassOccurrence.objects.count()
-    root = Path(__file__).resolve().parents[2]
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
-    cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"classes-test-{os.getpid()}@%h"]
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.default_channel.queue_purge("celery")
+    with real_worker(settings, "classes-test") as proc:
         extend_open_series.delay(days=150)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if ClassOccurrence.objects.count() >= before + 60:
-                break
-            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-            time.sleep(0.5)
+        wait_until(lambda: ClassOccurrence.objects.count() >= before + 60, proc)
         assert ClassOccurrence.objects.count() == before + 60
         assert_no_duplicates(open_series)
-    finally:
-        celery_app.conf.task_always_eager = previous_eager
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()

@@ -2,15 +2,10 @@
 worker), expiry on the membership's clock, scheduled resumes and end-of-period cancellations."""
 
 import datetime as dt
-import os
-import subprocess
-import sys
-import time
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.billing.models import Membership
@@ -20,8 +15,9 @@ from apps.memberships import services
 from apps.memberships.models import MembershipPeriod
 from apps.memberships.tasks import run_membership_lifecycle
 from apps.transactions.models import Transaction
+from config import celery_app
+from tests.celery_worker import real_worker, wait_until
 from tests.concurrency import race
-from tests.server_env import server_secrets
 
 URL = "/v1/platform/memberships"
 
@@ -228,48 +224,10 @@ def _queue_drained(celery_app) -> bool:
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_real_celery_worker_renews_once(api, contact, settings):
-    from config import celery_app
-
     ids = _due_tomorrow(api, contact, 2)
-    db = connection.settings_dict
-    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    broker = settings.CELERY_BROKER_URL
-    assert broker.startswith("redis://"), "the worker test needs REDIS_URL"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": broker,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "CONN_MAX_AGE": "0",
-        **server_secrets(settings),
-    }
-    previous_eager = celery_app.conf.task_always_eager
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.broker_url = broker
-    root = Path(__file__).resolve().parents[2]
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
-    cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"memberships-test-{os.getpid()}@%h"]
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.default_channel.queue_purge("celery")
+    with real_worker(settings, "memberships-test") as proc:
         run_membership_lifecycle.delay()
         run_membership_lifecycle.delay()  # a second run, queued behind the first: it finds nothing due
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if MembershipPeriod.objects.count() >= 4 and _queue_drained(celery_app):
-                break
-            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-            time.sleep(0.5)
+        wait_until(lambda: MembershipPeriod.objects.count() >= 4 and _queue_drained(celery_app), proc)
         assert _queue_drained(celery_app), "the worker did not finish both runs"
         _assert_renewed_once(ids)
-    finally:
-        celery_app.conf.task_always_eager = previous_eager
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()

@@ -1,0 +1,62 @@
+"""A real Celery worker (a subprocess on the test database and the Redis broker) for the `worker` tests."""
+
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+from config import celery_app
+from tests.server_env import server_secrets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def real_worker(settings, name: str):
+    """Start a worker, with tasks sent to the broker instead of run eagerly and the queue emptied first; yields the
+    worker process. Stops it and restores eager tasks on exit."""
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    broker = settings.CELERY_BROKER_URL
+    assert broker.startswith("redis://"), "the worker test needs REDIS_URL"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": broker,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CONN_MAX_AGE": "0",
+        **server_secrets(settings),
+    }
+    # Read the app's setting before changing Django's: Celery loads its lazy config from Django settings.
+    previous_eager = celery_app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.broker_url = broker
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
+    cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}-{os.getpid()}@%h"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.default_channel.queue_purge("celery")
+        yield proc
+    finally:
+        celery_app.conf.task_always_eager = previous_eager
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def wait_until(done, proc, seconds: float = 60) -> None:
+    """Poll `done()` until it holds or `seconds` pass; fails at once with the worker's output if it died."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not done():
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        time.sleep(0.5)
