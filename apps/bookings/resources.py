@@ -11,23 +11,10 @@ from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
 from apps.api.resources import Describe, Email, PresentContext, Resource
-from apps.contacts.models import display_name
+from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 from . import models
 from .choices import BookingStatus, BookingType, CheckInMethod, EntranceMethod, PaymentStatus, WaitlistStatus
-
-CONTACT_EMAIL_HELP = "Null unless the credential holds contacts:read."
-
-
-def contact_name(row) -> str | None:
-    """The joined contact's name; None when the row has no contact."""
-    if row["contact_id"] is None:
-        return None
-    return display_name(row["contact__first_name"], row["contact__last_name"])
-
-
-def contact_email(row, ctx: PresentContext) -> str | None:
-    return row["contact__email"] if row["contact_id"] and ctx.allows("contacts:read") else None
 
 
 class Payment(TypedDict):

@@ -9,6 +9,21 @@ from . import models
 from .choices import ContactStatus
 from .models import display_name
 
+CONTACT_EMAIL_HELP = "Null unless the credential holds contacts:read."
+
+
+def contact_name(row) -> str | None:
+    """The name of a row's joined contact (`contact_id`, `contact__first_name`, `contact__last_name`); None when
+    the row has no contact."""
+    if row["contact_id"] is None:
+        return None
+    return display_name(row["contact__first_name"], row["contact__last_name"])
+
+
+def contact_email(row, ctx: PresentContext) -> str | None:
+    """The joined contact's e-mail (`contact__email`), shown only to a credential holding contacts:read."""
+    return row["contact__email"] if row["contact_id"] and ctx.allows("contacts:read") else None
+
 
 class PipelineStageRef(TypedDict):
     id: int

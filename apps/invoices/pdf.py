@@ -39,7 +39,7 @@ def contact_name(invoice: Invoice) -> str | None:
     contact = invoice.contact
     if contact is None:
         return None
-    return " ".join(part for part in (contact.first_name, contact.last_name) if part) or None
+    return contact.name or None
 
 
 class _Document(FPDF):

@@ -6,6 +6,7 @@ from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
 from apps.api.resources import Describe, PresentContext, Resource
+from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 from . import models
 from .choices import InvoiceStatus
@@ -26,7 +27,7 @@ class Invoice(TypedDict):
     status: InvoiceStatus
     contactId: int | None
     contactName: str | None
-    contactEmail: Annotated[str | None, Describe("Null unless the credential holds contacts:read.")]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
     clubId: int | None
     issueDate: dt.date
     dueDate: dt.date
@@ -84,17 +85,13 @@ class InvoiceResource(Resource):
             row["lines"] = lines.get(row["id"], [])
 
     def present(self, row: dict, ctx: PresentContext) -> Invoice:
-        has_contact = row["contact_id"] is not None
-        name = None
-        if has_contact:
-            name = " ".join(part for part in (row["contact__first_name"], row["contact__last_name"]) if part)
         return {
             "id": row["id"],
             "number": row["number"],
             "status": row["status"],
             "contactId": row["contact_id"],
-            "contactName": name,
-            "contactEmail": row["contact__email"] if has_contact and ctx.allows("contacts:read") else None,
+            "contactName": contact_name(row),
+            "contactEmail": contact_email(row, ctx),
             "clubId": row["club_id"],
             "issueDate": row["issue_date"],
             "dueDate": row["due_date"],

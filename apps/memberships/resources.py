@@ -7,9 +7,7 @@ from apps.api.presenters import money
 from apps.api.resources import Describe, Email, PresentContext, Resource
 from apps.billing import models
 from apps.billing.choices import BillingFrequency, MembershipPaymentStatus, MembershipStatus
-from apps.contacts.models import display_name
-
-CONTACT_EMAIL_HELP = "Null unless the credential holds contacts:read."
+from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 
 class MembershipPlanRef(TypedDict):
@@ -90,8 +88,8 @@ class MembershipResource(Resource):
         return {
             "id": row["id"],
             "contactId": row["contact_id"],
-            "contactName": display_name(row["contact__first_name"], row["contact__last_name"]),
-            "contactEmail": row["contact__email"] if ctx.allows("contacts:read") else None,
+            "contactName": contact_name(row),
+            "contactEmail": contact_email(row, ctx),
             "planId": row["plan_id"],
             "plan": {"id": row["plan_id"], "name": row["plan__name"]},
             "clubId": row["club_id"],

@@ -5,6 +5,7 @@ from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
 from apps.api.resources import Describe, PresentContext, Resource
+from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 from . import models
 from .choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
@@ -17,7 +18,7 @@ class Transaction(TypedDict):
     description: str
     contactId: int | None
     contactName: str | None
-    contactEmail: Annotated[str | None, Describe("Null unless the credential holds contacts:read.")]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
     clubId: int | None
     bookingId: int | None
     membershipId: int | None
@@ -71,18 +72,14 @@ class TransactionResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> Transaction:
-        has_contact = row["contact_id"] is not None
-        name = None
-        if has_contact:
-            name = " ".join(part for part in (row["contact__first_name"], row["contact__last_name"]) if part)
         return {
             "id": row["id"],
             "type": row["type"],
             "sourceType": row["source_type"],
             "description": row["description"],
             "contactId": row["contact_id"],
-            "contactName": name,
-            "contactEmail": row["contact__email"] if has_contact and ctx.allows("contacts:read") else None,
+            "contactName": contact_name(row),
+            "contactEmail": contact_email(row, ctx),
             "clubId": row["club_id"],
             "bookingId": row["booking_id"],
             "membershipId": row["membership_id"],
