@@ -9,6 +9,7 @@ from apps.clubs.choices import DayOfWeek
 
 from . import models
 from .choices import AdjustmentType, Audience
+from .quote import RULE_COLUMNS
 
 
 def hhmm(minute: int | None) -> str | None:
@@ -57,22 +58,7 @@ class PricingRuleResource(Resource):
     shape = PricingRule
     model = models.PricingRule
     columns = (
-        "id",
-        "name",
-        "club_id",
-        "area_ids",
-        "area_type_ids",
-        "sports",
-        "days_of_week",
-        "start_minute",
-        "end_minute",
-        "valid_from",
-        "valid_until",
-        "audience",
-        "plan_ids",
-        "adjustment_type",
-        "value",
-        "priority",
+        *RULE_COLUMNS,  # what the quote reads of a rule
         "is_active",
         "created_at",
         "updated_at",
