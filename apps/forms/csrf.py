@@ -21,12 +21,13 @@ import secrets
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core import signing
+
+from apps.api.signed_tokens import ExpiringToken
 
 COOKIE_NAME = "form_csrf"
 TOKEN_FIELD = "csrf_token"
 TOKEN_MAX_AGE = 24 * 3600
-_SALT = "apps.forms.csrf"
+_TOKENS = ExpiringToken("apps.forms.csrf", TOKEN_MAX_AGE)
 _COOKIE_RE = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 
 
@@ -55,7 +56,7 @@ def set_cookie(response, value: str) -> None:
 
 
 def token_for(form_id: int, cookie: str) -> str:
-    return signing.TimestampSigner(salt=_SALT).sign(f"{form_id}:{_cookie_hash(cookie)}")
+    return _TOKENS.make(f"{form_id}:{_cookie_hash(cookie)}")
 
 
 def origin_allowed(request, raw_host: str) -> bool:
@@ -71,8 +72,7 @@ def token_valid(request, form_id: int) -> bool:
     token = request.POST.get(TOKEN_FIELD, "")
     if not _COOKIE_RE.match(cookie) or not token:
         return False
-    try:
-        value = signing.TimestampSigner(salt=_SALT).unsign(token, max_age=TOKEN_MAX_AGE)
-    except signing.BadSignature:
+    value = _TOKENS.read(token)
+    if value is None:
         return False
     return hmac.compare_digest(value, f"{form_id}:{_cookie_hash(cookie)}")

@@ -5,14 +5,15 @@ a timestamp; a wrong signature or an expired token is a plain 404 at the PDF URL
 """
 
 from django.conf import settings
-from django.core import signing
+
+from apps.api.signed_tokens import ExpiringToken
 
 PDF_LINK_MAX_AGE_SECONDS = 7 * 24 * 3600
-_SALT = "apps.invoices.pdf"
+_TOKENS = ExpiringToken("apps.invoices.pdf", PDF_LINK_MAX_AGE_SECONDS)
 
 
 def pdf_token(organization_id: int, invoice_id: int) -> str:
-    return signing.TimestampSigner(salt=_SALT).sign(f"{organization_id}.{invoice_id}")
+    return _TOKENS.make(f"{organization_id}.{invoice_id}")
 
 
 def pdf_url(organization_id: int, invoice_id: int) -> str:
@@ -21,9 +22,8 @@ def pdf_url(organization_id: int, invoice_id: int) -> str:
 
 def read_pdf_token(token: str) -> tuple[int, int] | None:
     """(organization_id, invoice_id) of a valid, unexpired token; None otherwise."""
-    try:
-        value = signing.TimestampSigner(salt=_SALT).unsign(token, max_age=PDF_LINK_MAX_AGE_SECONDS)
-    except signing.BadSignature:  # SignatureExpired is a BadSignature too
+    value = _TOKENS.read(token)
+    if value is None:
         return None
     organization_id, _, invoice_id = value.partition(".")
     if not (organization_id.isdigit() and invoice_id.isdigit()):

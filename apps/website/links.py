@@ -2,10 +2,11 @@
 prefix, and the signed, expiring preview link that opens the draft without a sign-in."""
 
 from django.conf import settings
-from django.core import signing
+
+from apps.api.signed_tokens import ExpiringToken
 
 PREVIEW_MAX_AGE_SECONDS = 24 * 3600
-_PREVIEW_SALT = "apps.website.preview"
+_PREVIEW_TOKENS = ExpiringToken("apps.website.preview", PREVIEW_MAX_AGE_SECONDS)
 
 
 def site_url(slug: str, domain: str | None) -> str:
@@ -23,7 +24,7 @@ def page_path(page_slug: str, is_homepage: bool, locale: str | None = None, defa
 
 
 def preview_token(website_id: int) -> str:
-    return signing.TimestampSigner(salt=_PREVIEW_SALT).sign(str(website_id))
+    return _PREVIEW_TOKENS.make(str(website_id))
 
 
 def preview_url(website_id: int, slug: str, domain: str | None) -> str:
@@ -32,8 +33,5 @@ def preview_url(website_id: int, slug: str, domain: str | None) -> str:
 
 def read_preview_token(token: str) -> int | None:
     """The website id of a valid, unexpired preview token; None otherwise."""
-    try:
-        value = signing.TimestampSigner(salt=_PREVIEW_SALT).unsign(token, max_age=PREVIEW_MAX_AGE_SECONDS)
-    except signing.BadSignature:
-        return None
-    return int(value) if value.isdigit() else None
+    value = _PREVIEW_TOKENS.read(token)
+    return int(value) if value is not None and value.isdigit() else None
