@@ -102,10 +102,10 @@ class WebsiteSelectionMixin:
         return self._selected
 
     def present_website(self) -> dict:
-        return WEBSITE.get(Website.objects.filter(organization=self.organization), self.selected_website().pk, self.ctx)
+        return WEBSITE.get(Website.objects.filter(organization=self.organization), self.selected_website().pk, self.present_context())
 
-    @property
-    def ctx(self) -> PresentContext:
+    def present_context(self) -> PresentContext:
+        """As `PlatformViewSet.present_context`, for the website's non-viewset views too."""
         return PresentContext.for_request(self.request)
 
 
@@ -369,7 +369,7 @@ class PublishView(WebsiteSelectionMixin, PlatformAPIView):
         release = services.publish(
             website, note=data.get("note") or None, published_by=services.publisher_of(self.credential)
         )
-        body = RELEASE.get(Release.objects.filter(website=website), release.pk, self.ctx)
+        body = RELEASE.get(Release.objects.filter(website=website), release.pk, self.present_context())
         response = Response(body, status=201)
         response["Location"] = f"/v1/platform/website/releases/{release.version}"
         return response
