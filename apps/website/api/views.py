@@ -102,7 +102,8 @@ class WebsiteSelectionMixin:
         return self._selected
 
     def present_website(self) -> dict:
-        return WEBSITE.get(Website.objects.filter(organization=self.organization), self.selected_website().pk, self.present_context())
+        websites = Website.objects.filter(organization=self.organization)
+        return WEBSITE.get(websites, self.selected_website().pk, self.present_context())
 
     def present_context(self) -> PresentContext:
         """As `PlatformViewSet.present_context`, for the website's non-viewset views too."""
