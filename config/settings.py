@@ -67,7 +67,6 @@ INSTALLED_APPS = [
     "apps.messaging",
     "apps.forms",
     "apps.website",
-    "apps.marketplace_pages",
 ]
 
 MIDDLEWARE = [

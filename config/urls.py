@@ -9,7 +9,7 @@ from apps.api.health import healthz, readyz
 from apps.api.views import not_found
 from apps.invoices.views import invoice_pdf
 from apps.marketplace.api.views import not_found as marketplace_not_found
-from apps.marketplace_pages.urls import feed_urlpatterns, marketplace_urlpatterns
+from apps.marketplace.pages.urls import feed_urlpatterns, marketplace_urlpatterns
 
 platform_urls = [
     path("", include("apps.organizations.api.urls")),

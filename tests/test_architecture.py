@@ -37,7 +37,6 @@ LAYERS = (
     "forms",
     "website",
     "marketplace",
-    "marketplace_pages",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

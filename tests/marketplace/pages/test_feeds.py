@@ -13,7 +13,7 @@ from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 from apps.instructors.models import Instructor
-from apps.marketplace_pages import views
+from apps.marketplace.pages import views
 from apps.organizations.models import Organization
 
 from .conftest import MADRID

@@ -11,8 +11,8 @@ from apps.clubs.models import Area, AreaBlock, Club
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.instructors.models import Instructor
-from apps.marketplace_pages.labels import Labels
-from apps.marketplace_pages.pages import build_page
+from apps.marketplace.pages.labels import Labels
+from apps.marketplace.pages.page import build_page
 from apps.organizations.models import Organization
 from apps.pricing.models import PricingRule
 

@@ -12,7 +12,7 @@ from apps.instructors.calendar_feed import instructor_for_token
 
 from .feeds import club_feed, instructor_feed
 from .labels import Labels, page_locale
-from .pages import build_page, listed_club
+from .page import build_page, listed_club
 
 CALENDAR_TYPE = "text/calendar; charset=utf-8"
 
@@ -20,7 +20,7 @@ CALENDAR_TYPE = "text/calendar; charset=utf-8"
 def _not_found(request, locale: str):
     labels = Labels(locale)
     return render(
-        request, "marketplace_pages/not_found.html", {"labels": labels.words, "locale": labels.locale}, status=404
+        request, "marketplace/not_found.html", {"labels": labels.words, "locale": labels.locale}, status=404
     )
 
 
@@ -37,14 +37,14 @@ def club_page(request, slug: str):
     context.update(labels=labels.words, locale=locale, locale_param=link_locale)
     if "errors" in context:
         context["club"] = club
-        return render(request, "marketplace_pages/bad_request.html", context, status=400)
+        return render(request, "marketplace/bad_request.html", context, status=400)
     context["page_title"] = labels.get("page_title", club=club.name)
     context["timezone_note"] = labels.get("timezone_note", timezone=club.timezone)
     context["free_times_heading"] = labels.get("free_times_on", date=context["date_label"])
     context["courts_caption"] = labels.get("courts_caption", currency=club.organization.currency)
     if club.phone:
         context["book_phone"] = labels.get("book_phone", phone=club.phone)
-    return render(request, "marketplace_pages/club.html", context)
+    return render(request, "marketplace/club.html", context)
 
 
 @require_safe
