@@ -13,6 +13,7 @@ APPS_DIR = Path(__file__).resolve().parent.parent / "apps"
 
 # Lowest first: an app may import from the apps listed before it, never from those after it.
 LAYERS = (
+    "kernel",
     "api",
     "organizations",
     "domain_events",
@@ -236,3 +237,16 @@ def test_clubs_imports_nothing_from_bookings_or_classes():
         if _app(module) == "clubs" and _app(target) in ("bookings", "classes")
     ]
     assert offending == []
+
+
+def test_the_kernel_imports_no_app_and_has_no_models():
+    """`apps.kernel` is layer 0: money, clocks and slugs that every app may use, depending on none of them."""
+    offending = [
+        f"{module} -> {target}"
+        for module, targets in MODULE_GRAPH.items()
+        if _app(module) == "kernel"
+        for target in targets
+        if _app(target) != "kernel"
+    ]
+    assert offending == []
+    assert not (APPS_DIR / "kernel" / "models.py").exists()
