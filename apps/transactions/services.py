@@ -79,7 +79,7 @@ def refund_external_revenue(organization, original: Transaction, data: dict) -> 
     if amount > remaining:
         raise RefundExceedsBalance(
             f"The refund of {amount} exceeds the {remaining} left to refund.",
-            details={"amount": float(amount), "remaining": float(remaining)},
+            details={"refundable": float(remaining)},
         )
     occurred_at = data.get("occurred_at") or timezone.now()
     refund = Transaction.objects.create(

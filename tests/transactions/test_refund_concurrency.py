@@ -34,7 +34,7 @@ def test_two_concurrent_refunds_of_more_than_half_one_wins(organization, client_
     assert sorted(r.status_code for r in results) == [201, 409], [r.content[:200] for r in results]
     refused = next(r for r in results if r.status_code == 409)
     assert refused.json()["code"] == "REFUND_EXCEEDS_BALANCE"
-    assert refused.json()["details"]["remaining"] == 40.0
+    assert refused.json()["details"] == {"refundable": 40.0}
     original.refresh_from_db()
     assert original.refunded_amount == Decimal("60") and original.payment_status == "partially_refunded"
     assert Transaction.objects.filter(refund_of=original).count() == 1

@@ -268,7 +268,7 @@ def test_refunds_down_to_exactly_zero(api, organization):
     refused = _refund(api, pk, amount=0.01)
     assert refused.status_code == 409
     assert refused.json()["code"] == "REFUND_EXCEEDS_BALANCE"
-    assert refused.json()["details"] == {"amount": 0.01, "remaining": 0.0}
+    assert refused.json()["details"] == {"refundable": 0.0}
     assert Transaction.objects.filter(type="refund").count() == 2
     refunded = DomainEvent.objects.filter(type="transaction.refunded").order_by("created_at", "id")
     assert [e.data["refundedAmount"] for e in refunded] == [30.0, 100.0]
@@ -280,6 +280,7 @@ def test_refund_above_the_balance_is_409_and_changes_nothing(api, organization):
     response = _refund(api, pk, amount=50.01)
     assert response.status_code == 409
     assert response.json()["code"] == "REFUND_EXCEEDS_BALANCE"
+    assert response.json()["details"] == {"refundable": 50.0}
     assert Transaction.objects.get(pk=pk).refunded_amount == 0
     assert not Transaction.objects.filter(type="refund").exists()
     assert not DomainEvent.objects.filter(type="transaction.refunded").exists()

@@ -64,7 +64,8 @@ SUMMARY_PARAMETERS = [
         summary="Refund revenue collected outside the service",
         description="Creates a `type: refund` transaction with `refundOfId` and updates the original's "
         "`refundedAmount` and `paymentStatus`. Nothing is paid out. 409 `NOT_EXTERNAL_REVENUE` for a transaction "
-        "not recorded through `POST /transactions`; 409 `REFUND_EXCEEDS_BALANCE` above what is left to refund.",
+        "not recorded through `POST /transactions`; 409 `REFUND_EXCEEDS_BALANCE` above what is left to refund "
+        "(`details.refundable`).",
         request=TransactionRefundSerializer,
         responses={
             201: TRANSACTION.serializer,
