@@ -225,17 +225,19 @@ def _class(row: dict, ctx: PresentContext, names: dict, club_url: str, tz: str) 
     class_type = row["class_type__name"]
     if class_type is not None:
         class_type = ctx.translate(row["class_type__translations"], "name", class_type)
-    local_day = start.astimezone(ZoneInfo(tz)).date()
+    # Marketplace date-times carry the club's own offset (a platform response would be UTC `Z`).
+    zone = ZoneInfo(tz)
+    start, end = start.astimezone(zone), end.astimezone(zone)
     return {
         "id": row["id"],
         "name": ctx.translate(row["translations"], "name", row["name"]),
         "classType": class_type,
-        "startTime": start.astimezone(dt.UTC),
-        "endTime": end.astimezone(dt.UTC),
+        "startTime": start,
+        "endTime": end,
         "durationMinutes": int((end - start).total_seconds() // 60),
         "instructors": [names[i] for i in sorted(row["instructor_ids"] or ()) if names.get(i)],
         "price": None if row["is_free"] else ctx.organization.tax_inclusive(row["price_before_tax"]),
         "isFree": row["is_free"],
         "spotsLeft": None if capacity is None else max(0, capacity - booked),
-        "url": f"{club_url}?date={local_day.isoformat()}&classId={row['id']}",
+        "url": f"{club_url}?date={start.date().isoformat()}&classId={row['id']}",
     }

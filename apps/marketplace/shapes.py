@@ -81,8 +81,8 @@ class MarketplaceClass(TypedDict):
     id: int
     name: str
     classType: Annotated[str | None, Describe("The class type's name.")]
-    startTime: dt.datetime
-    endTime: dt.datetime
+    startTime: Annotated[dt.datetime, Describe("With the club's own UTC offset (its clock), not `Z`.")]
+    endTime: Annotated[dt.datetime, Describe("With the club's own UTC offset (its clock), not `Z`.")]
     durationMinutes: int
     instructors: Annotated[list[str], Describe("Instructor names.")]
     price: Annotated[float | None, Describe("Tax-inclusive.")]

@@ -2,6 +2,8 @@
 anything unserved, 500 without a trace, and nothing written."""
 
 import datetime as dt
+import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -178,3 +180,41 @@ def test_the_marketplace_only_reads(public, organization, club, make_listed_club
 
     assert _row_counts() == before
     assert list(DomainEvent.objects.values_list("id", flat=True)) == events
+
+
+def _date_times(value):
+    """Every ISO date-time string anywhere in a JSON body."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _date_times(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _date_times(item)
+    elif isinstance(value, str) and DATE_TIME.fullmatch(value):
+        yield value
+
+
+DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})")
+
+
+@pytest.mark.parametrize("zone", ["Europe/Madrid", "America/New_York", "Asia/Kolkata"])
+def test_every_marketplace_date_time_carries_the_clubs_own_offset(public, organization, make_listed_club, zone):
+    club = make_listed_club("Offset Padel", timezone=zone)
+    start = (timezone.now() + dt.timedelta(days=2)).replace(microsecond=0)
+    ClassOccurrence.objects.create(
+        organization=organization, club=club, name="Clinic", start_time=start, end_time=start + dt.timedelta(hours=1)
+    )
+    day = future_weekday()
+    bodies = [
+        public.get(SEARCH, {"location": "Madrid", "date": day.isoformat()}).json(),
+        public.get(PROFILE.format(slug=club.slug)).json(),
+        public.post(OFFERS, offer_body(date=day.isoformat()), format="json").json(),
+    ]
+
+    seen = [value for body in bodies for value in _date_times(body)]
+    assert len(seen) == 2  # the class's start and end
+    offset = start.astimezone(ZoneInfo(zone)).isoformat()[-6:]
+    assert all(value.endswith(offset) for value in seen), (seen, offset)
+    classes = bodies[1]["upcomingClasses"]
+    assert dt.datetime.fromisoformat(classes[0]["startTime"]) == start
+    assert classes[0]["startTime"] == start.astimezone(ZoneInfo(zone)).isoformat()
