@@ -117,9 +117,9 @@ class PlatformAutoSchema(AutoSchema):
         elif isinstance(scope, str):
             operation["x-required-scope"] = scope
         else:
-            ordered = sorted_any_of(scope)
-            operation["x-required-scope"] = ordered[0]
-            operation["x-required-scope-any-of"] = ordered
+            # Any one of several scopes: the same list, in the same order, as the security requirement's
+            # `platformOAuth` alternatives (naming only the first would tell a client too little).
+            operation["x-required-scope"] = sorted_any_of(scope)
         bucket = None
         if hasattr(self.view, "rate_buckets"):
             bucket = self.view.rate_buckets.get(self._platform_action())

@@ -55,10 +55,29 @@ def test_every_platform_operation_states_scope_and_security(schema):
         for status in ("401", "403", "429"):
             assert status in operation["responses"], (path, method, status)
         scope = operation["x-required-scope"]
-        if scope is not None:
-            assert scope in ALL_SCOPES
-            oauth = [s["platformOAuth"] for s in operation["security"] if "platformOAuth" in s]
-            assert [scope] in oauth
+        oauth = [s["platformOAuth"] for s in operation["security"] if "platformOAuth" in s]
+        if scope is None:
+            assert oauth == [[]], (path, method)
+            continue
+        # One scope is a string; any one of several is their list. Either way it names exactly the scopes the
+        # security requirement accepts, one alternative each.
+        named = [scope] if isinstance(scope, str) else scope
+        assert isinstance(named, list) and len(named) == len(set(named)) >= 1, (path, method, scope)
+        assert isinstance(scope, str) or len(named) > 1, (path, method, scope)
+        assert set(named) <= set(ALL_SCOPES), (path, method)
+        assert oauth == [[s] for s in named], (path, method, scope, oauth)
+
+
+def test_an_any_of_scope_names_every_accepted_scope(schema):
+    """GET /revenue-accounts takes any of three read scopes: the extension says so, like the security."""
+    for path in ("/v1/platform/revenue-accounts", "/v1/platform/revenue-accounts/{id}"):
+        operation = schema["paths"][path]["get"]
+        expected = ["plans:read", "products:read", "transactions:read"]
+        assert sorted(operation["x-required-scope"]) == sorted(expected), operation["x-required-scope"]
+        assert sorted(s["platformOAuth"][0] for s in operation["security"] if "platformOAuth" in s) == sorted(
+            expected
+        )
+    assert schema["paths"]["/v1/platform/revenue-accounts"]["post"]["x-required-scope"] == "revenue-accounts:write"
 
 
 def test_operation_ids_are_unique_and_snake_case(schema):
