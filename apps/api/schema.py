@@ -92,9 +92,16 @@ class PlatformAutoSchema(AutoSchema):
         own_doc = view_class.__dict__.get("__doc__")
         return inspect.cleandoc(own_doc) if own_doc else ""
 
+    def selection_parameters(self) -> list:
+        """Query parameters that pick the row(s) the operation works on, declared once on the view as
+        `selection_parameters` (e.g. the website builder's `websiteId`): documented on each of its operations,
+        with the 404 a value naming no row of the caller's organization gets."""
+        return list(getattr(self.view, "selection_parameters", ()))
+
     def get_override_parameters(self):
-        """A list's window and ordering parameters come from its FilterSet, like its filters."""
-        parameters = list(super().get_override_parameters())
+        """A list's window and ordering parameters come from its FilterSet, like its filters; a view's selection
+        parameters are on every one of its operations."""
+        parameters = list(super().get_override_parameters()) + self.selection_parameters()
         filterset = getattr(self.view, "filterset_class", None)
         if filterset is not None and hasattr(filterset, "extra_parameters") and self._is_list_view():
             parameters += filterset.extra_parameters()
@@ -130,7 +137,11 @@ class PlatformAutoSchema(AutoSchema):
         responses.setdefault(
             "403", _json({"oneOf": [SCOPE_ERROR_REF, ERROR_REF]}, "Missing scope, or plan/organization lock")
         )
-        if "{" in self.path:
+        selectors = [f"`?{parameter.name}=`" for parameter in self.selection_parameters()]
+        if selectors:
+            described = "The path, or " + " or ".join(selectors) + ", names nothing in the caller's organization"
+            responses.setdefault("404", _json(ERROR_REF, described))
+        elif "{" in self.path:
             responses.setdefault("404", _json(ERROR_REF, "Not found in the caller's organization"))
         for status, description in WRITE_ERRORS.get(method, {}).items():
             responses.setdefault(status, _json(ERROR_REF, description))

@@ -250,3 +250,39 @@ def test_page_translations_hold_only_the_meta_fields(api):
     assert bad.status_code == 400 and "translations.es.title" in _fields(bad)
     long = {"es": {"metaTitle": "x" * 201}}
     assert api.post(PAGES, {"slug": "home", "title": "Home", "translations": long}, format="json").status_code == 400
+
+
+def _website_operations(document):
+    """Every operation of the document under /v1/platform/website (the builder), with its method."""
+    for path, item in document["paths"].items():
+        if path == BASE or path.startswith(f"{BASE}/"):
+            for method, operation in item.items():
+                if method in ("get", "post", "patch", "delete"):
+                    yield path, method, operation
+
+
+@pytest.mark.django_db
+def test_an_unknown_website_id_is_404_on_every_website_operation_and_documented(api, organization, other_organization):
+    document = api.get("/v1/openapi.json").json()
+    operations = list(_website_operations(document))
+    assert len(operations) >= 22
+    for path, method, operation in operations:
+        names = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
+        assert "websiteId" in names, (path, method)
+        assert "404" in operation["responses"], (path, method)
+        assert "websiteId" in operation["responses"]["404"]["description"], (path, method)
+
+    page = _page(api, "home", sections=[{**HERO, "htmlId": "hero"}])
+    release = api.post(f"{BASE}/publish", {}, format="json").json()
+    values = {"pageId": page["id"], "htmlId": "hero", "version": release["version"]}
+    foreign = Website.objects.get(organization=other_organization)
+    for website_id in (foreign.id, 2**31 - 1, 2**40):
+        for path, method, _ in operations:
+            url = path.format(**values)
+            # A body that would be refused (400/415) if it were read: the unknown website wins.
+            response = api.generic(method.upper(), f"{url}?websiteId={website_id}", "not json", "text/plain")
+            assert response.status_code == 404, (method, url, website_id, response.content)
+            assert response.json()["code"] == "NOT_FOUND"
+    assert api.get(BASE).json()["id"] != foreign.id
+    assert api.get(PAGES).json()["total"] == 1  # nothing was written
+    assert api.get(f"{BASE}/releases").json()["total"] == 1

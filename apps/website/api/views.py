@@ -68,21 +68,21 @@ SECTION_TYPE = shape_serializer(SectionTypeDefinition)
 
 
 def _schema(operation_id, summary, description=None, **kwargs):
-    return extend_schema(
-        operation_id=operation_id,
-        summary=summary,
-        description=description,
-        tags=TAGS,
-        parameters=[WEBSITE_ID, *kwargs.pop("parameters", [])],
-        **kwargs,
-    )
+    return extend_schema(operation_id=operation_id, summary=summary, description=description, tags=TAGS, **kwargs)
 
 
 class WebsiteSelectionMixin:
     """The website a request works on: `?websiteId=` of the caller's organization (404 otherwise), else the
-    organization's default website."""
+    organization's default website. The website is resolved with the path objects, so an unknown `websiteId` is
+    404 on every operation before the body is read (415, 400); `selection_parameters` documents it and its 404
+    on each operation (`apps.api.schema`)."""
 
+    selection_parameters = (WEBSITE_ID,)
     _selected = None
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.selected_website()
 
     def selected_website(self) -> Website:
         if self._selected is None:
@@ -273,8 +273,9 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         return Response(status=204)
 
 
-class SectionTypeViewSet(PlatformViewSet):
-    """The section types and their `config` schemas (the same for every organization)."""
+class SectionTypeViewSet(WebsiteSelectionMixin, PlatformViewSet):
+    """The section types and their `config` schemas (the same for every organization and website; `?websiteId=`
+    is checked like on every website path)."""
 
     queryset = Website.objects.none()
     required_scopes = {"list": READ}
