@@ -74,9 +74,7 @@ def test_an_any_of_scope_names_every_accepted_scope(schema):
         operation = schema["paths"][path]["get"]
         expected = ["plans:read", "products:read", "transactions:read"]
         assert sorted(operation["x-required-scope"]) == sorted(expected), operation["x-required-scope"]
-        assert sorted(s["platformOAuth"][0] for s in operation["security"] if "platformOAuth" in s) == sorted(
-            expected
-        )
+        assert sorted(s["platformOAuth"][0] for s in operation["security"] if "platformOAuth" in s) == sorted(expected)
     assert schema["paths"]["/v1/platform/revenue-accounts"]["post"]["x-required-scope"] == "revenue-accounts:write"
 
 
