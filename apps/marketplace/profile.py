@@ -6,7 +6,6 @@ import datetime as dt
 import html
 import re
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 from django.utils import timezone
@@ -22,6 +21,7 @@ from apps.clubs.models import Amenity, Area
 from apps.clubs.resources import CLUB, club_images, resolve_amenity
 from apps.contacts.models import display_name
 from apps.instructors.models import Instructor
+from apps.kernel import clock
 from apps.occupancy.queries import class_seat_counts
 from apps.pricing.quote import currency_exponent, round_money
 
@@ -226,7 +226,7 @@ def _class(row: dict, ctx: PresentContext, names: dict, club_url: str, tz: str) 
     if class_type is not None:
         class_type = ctx.translate(row["class_type__translations"], "name", class_type)
     # Marketplace date-times carry the club's own offset (a platform response would be UTC `Z`).
-    zone = ZoneInfo(tz)
+    zone = clock.zone(tz)
     start, end = start.astimezone(zone), end.astimezone(zone)
     return {
         "id": row["id"],
