@@ -80,6 +80,19 @@ class PlatformAutoSchema(AutoSchema):
                 parameter["schema"] = {"type": "integer"}
         return parameters
 
+    def get_request_serializer(self):
+        """A create's body is the view's `write_serializer`, an update's its `update_serializer` (else the
+        `write_serializer`, made partial by drf-spectacular for PATCH): the serializers the requests are validated
+        with, named once on the view."""
+        action = self._platform_action()
+        write = getattr(self.view, "write_serializer", None)
+        if action == "create" and write is not None:
+            return write
+        update = getattr(self.view, "update_serializer", None) or write
+        if action == "partial_update" and update is not None:
+            return update
+        return super().get_request_serializer()
+
     def get_description(self):
         """The action's docstring, else the view's own: never a docstring the view inherits from the shared bases
         in `apps.api` (they describe the plumbing, not the operation)."""
@@ -160,7 +173,6 @@ class PlatformAutoSchema(AutoSchema):
         return operation
 
 
-SAME_AS_WRITE = object()
 STANDARD_ACTIONS = ("list", "retrieve", "create", "partial_update")
 
 
@@ -168,19 +180,17 @@ def crud_schema_view(
     tool_prefix,
     schema=None,
     *,
-    write=None,
-    update=SAME_AS_WRITE,
     tags=None,
     parameters=None,
     summaries=None,
     descriptions=None,
     **overrides,
 ):
-    """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create` (when `write` is given),
-    `_update` (request `update`, the `write` serializer unless told; None leaves it out), for the actions the
-    viewset has. Bodies are the viewset's `resource` unless `schema` is given. `parameters`, `summaries` and
-    `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
-    update = write if update is SAME_AS_WRITE else update
+    """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create`, `_update`, for the
+    actions the viewset has. Request bodies are the viewset's `write_serializer`/`update_serializer` (read by
+    `PlatformAutoSchema.get_request_serializer`); response bodies are its `resource` unless `schema` is given.
+    `parameters`, `summaries` and `descriptions` are keyed by action; `overrides` are further actions'
+    `extend_schema(...)`."""
 
     def decorate(viewset):
         body = schema if schema is not None else viewset.resource.serializer
@@ -189,16 +199,14 @@ def crud_schema_view(
         standard = {
             "list": {"operation_id": f"{tool_prefix}_list", "responses": list_body(many=True)},
             "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": body},
+            "create": {"operation_id": f"{tool_prefix}_create", "responses": {201: body}},
+            "partial_update": {"operation_id": f"{tool_prefix}_update", "responses": body},
         }
-        if write is not None:
-            standard["create"] = {"operation_id": f"{tool_prefix}_create", "request": write, "responses": {201: body}}
-        if update is not None:
-            standard["partial_update"] = {
-                "operation_id": f"{tool_prefix}_update",
-                "request": update,
-                "responses": body,
-            }
-        standard = {action: arguments for action, arguments in standard.items() if hasattr(viewset, action)}
+        standard = {
+            action: arguments
+            for action, arguments in standard.items()
+            if hasattr(viewset, action) and action not in overrides
+        }
         for action, arguments in standard.items():
             for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
                 if per_action and action in per_action:

@@ -274,37 +274,50 @@ class RetrieveResourceMixin:
 
 
 class CreateResourceMixin:
-    """`POST` collection: the body validated by `write_serializer`, `perform_create(data)` (a service call returning
+    """`POST` collection: the body validated by `write_serializer`, `create_object(data)` (a service call returning
     the new row), 201 with the resource body and `Location`."""
 
-    write_serializer = None
+    write_serializer = None  # the one place a view names its create body (the OpenAPI request is read from it)
 
-    def perform_create(self, data: dict):
+    def create_object(self, data: dict) -> Model:
         raise NotImplementedError
 
     def create(self, request, *args, **kwargs):
-        obj = self.perform_create(self.validated(self.write_serializer))
+        obj = self.create_object(self.validated(self.write_serializer))
         return self.created(self.present(obj.pk), obj)
 
 
 class UpdateResourceMixin:
     """`PATCH` item: the body validated (partially) by `update_serializer` (else `write_serializer`),
-    `perform_update(obj, data)` (a service call), 200 with the resource body."""
+    `update_object(instance, data)` (a service call), 200 with the resource body."""
 
     write_serializer = None
-    update_serializer = None
+    update_serializer = None  # the update body when it is not `write_serializer` made partial
 
-    def perform_update(self, obj, data: dict) -> None:
+    def update_object(self, instance, data: dict) -> None:
         raise NotImplementedError
 
     def partial_update(self, request, *args, **kwargs):
-        obj = self.get_object()
-        self.perform_update(obj, self.validated(self.update_serializer or self.write_serializer, partial=True))
-        return Response(self.present(obj.pk))
+        instance = self.get_object()
+        self.update_object(instance, self.validated(self.update_serializer or self.write_serializer, partial=True))
+        return Response(self.present(instance.pk))
+
+
+class DestroyResourceMixin:
+    """`DELETE` item: `destroy_object(instance)` (a service call that deletes the path's row or refuses with 409),
+    204 with no body."""
+
+    def destroy_object(self, instance) -> None:
+        raise NotImplementedError
+
+    def destroy(self, request, *args, **kwargs):
+        self.destroy_object(self.get_object())
+        return Response(status=204)
 
 
 class ResourceViewSet(ListResourceMixin, RetrieveResourceMixin, PlatformViewSet):
-    """A resource with list and retrieve; `CreateResourceMixin`/`UpdateResourceMixin` add the writes."""
+    """A resource with list and retrieve; `CreateResourceMixin`/`UpdateResourceMixin`/`DestroyResourceMixin` add
+    the writes."""
 
 
 @csrf_exempt

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import plan_services, revenue_accounts
 from ..filters import PlanCategoryFilterSet, PlanFilterSet, RevenueAccountFilterSet
@@ -25,8 +25,6 @@ REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:r
 
 @crud_schema_view(
     "revenue_accounts",
-    write=RevenueAccountInputSerializer,
-    update=RevenueAccountInputSerializer(partial=True),
     summaries={
         "list": "List revenue accounts",
         "retrieve": "Get a revenue account",
@@ -57,17 +55,15 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 
     write_serializer = RevenueAccountInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return revenue_accounts.create_account(self.organization, data)
 
-    def perform_update(self, account, data):
+    def update_object(self, account, data):
         revenue_accounts.update_account(account, data)
 
 
 @crud_schema_view(
     "plan_categories",
-    write=PlanCategoryInputSerializer,
-    update=PlanCategoryInputSerializer(partial=True),
     summaries={
         "list": "List plan categories",
         "retrieve": "Get a plan category",
@@ -83,7 +79,7 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
     ),
 )
 @extend_schema(tags=["plans"])
-class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """A grouping of plans shown together."""
 
     queryset = PlanCategory.objects.all()
@@ -94,21 +90,18 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceView
 
     write_serializer = PlanCategoryInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return plan_services.create_category(self.organization, data)
 
-    def perform_update(self, category, data):
+    def update_object(self, category, data):
         plan_services.update_category(category, data)
 
-    def destroy(self, request, pk=None):
-        plan_services.delete_category(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        plan_services.delete_category(instance)
 
 
 @crud_schema_view(
     "plans",
-    write=PlanInputSerializer,
-    update=PlanInputSerializer(partial=True),
     summaries={
         "list": "List plans",
         "retrieve": "Get a plan",
@@ -138,7 +131,7 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceView
     ),
 )
 @extend_schema(tags=["plans"])
-class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """A membership plan or pass that can be sold."""
 
     queryset = Plan.objects.all()
@@ -149,15 +142,14 @@ class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 
     write_serializer = PlanInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return plan_services.create_plan(self.organization, data)
 
-    def perform_update(self, plan, data):
+    def update_object(self, plan, data):
         plan_services.update_plan(plan, data)
 
-    def destroy(self, request, pk=None):
-        plan_services.delete_plan(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        plan_services.delete_plan(instance)
 
     @action(detail=True, methods=["post"], url_path="retire")
     def retire(self, request, pk=None):

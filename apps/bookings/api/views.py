@@ -12,7 +12,14 @@ from apps.api.ratelimit import BOOK_INTO_CLASS, BOOKING_WRITES
 from apps.api.resources import PresentContext
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import ListResourceMixin, PlatformAPIView, PlatformViewSet, ResourceViewSet
+from apps.api.views import (
+    CreateResourceMixin,
+    DestroyResourceMixin,
+    ListResourceMixin,
+    PlatformAPIView,
+    PlatformViewSet,
+    ResourceViewSet,
+)
 
 from .. import channel, services
 from ..choices import BookingStatus, BookingType
@@ -47,8 +54,6 @@ def cancel_as_asked(booking, data, source="api"):
 
 @crud_schema_view(
     "bookings",
-    write=AreaBookingCreateSerializer,
-    update=BookingUpdateSerializer,
     tags=["bookings"],
     parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
     summaries={
@@ -81,9 +86,11 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
     filterset_class = BookingFilterSet
     required_scopes = crud_scopes("bookings", write=("create", "partial_update", "cancel"))
     rate_buckets = {"create": BOOKING_WRITES, "partial_update": BOOKING_WRITES, "cancel": BOOKING_WRITES}
+    write_serializer = AreaBookingCreateSerializer
+    update_serializer = BookingUpdateSerializer
 
     def create(self, request):
-        data = dict(self.validated(AreaBookingCreateSerializer))
+        data = dict(self.validated(self.write_serializer))
         booking = services.create_area_booking(
             organization=self.organization,
             area=data["area"],
@@ -102,7 +109,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
 
     def partial_update(self, request, pk=None):
         booking = self.get_object()
-        changes = dict(self.validated(BookingUpdateSerializer, partial=True))
+        changes = dict(self.validated(self.update_serializer, partial=True))
         notify = changes.pop("notify_customer", False)
         booking = services.update_booking(booking, changes, notify_customer=notify)
         return Response(self.booking_body(booking.pk))
@@ -127,7 +134,6 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         operation_id="booking_players_create",
         summary="Add a player to an area booking",
         parameters=[ID_PARAM],
-        request=PlayerInputSerializer,
         responses={201: PLAYER.serializer},
         tags=["bookings"],
         description="409 PLAYER_LIMIT_REACHED beyond the area type's `maxPlayers` (at most 50 players a booking); "
@@ -142,7 +148,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         tags=["bookings"],
     ),
 )
-class BookingPlayerViewSet(ListResourceMixin, PlatformViewSet):
+class BookingPlayerViewSet(ListResourceMixin, CreateResourceMixin, DestroyResourceMixin, PlatformViewSet):
     """Participants of an area booking. The organizer (the booking's contact) cannot be removed."""
 
     queryset = Player.objects.all()
@@ -151,6 +157,7 @@ class BookingPlayerViewSet(ListResourceMixin, PlatformViewSet):
     lookup_url_kwarg = "playerId"
     required_scopes = {"list": "bookings:read", "create": "bookings:write", "destroy": "bookings:write"}
     rate_buckets = {"create": BOOKING_WRITES, "destroy": BOOKING_WRITES}
+    write_serializer = PlayerInputSerializer
 
     def get_booking(self):
         if not hasattr(self, "_booking"):
@@ -163,16 +170,11 @@ class BookingPlayerViewSet(ListResourceMixin, PlatformViewSet):
     def base_queryset(self):
         return Player.objects.filter(booking=self.get_booking())
 
-    def create(self, request, id=None):
-        booking = self.get_booking()
-        validated_data = self.validated(PlayerInputSerializer)
-        player = services.add_player(booking, **validated_data, match_emails=self.credential.has_scope("contacts:read"))
-        return self.created(self.present(player.pk), player)
+    def create_object(self, data):
+        return services.add_player(self.get_booking(), **data, match_emails=self.credential.has_scope("contacts:read"))
 
-    def destroy(self, request, id=None, playerId=None):
-        player = self.get_object()
+    def destroy_object(self, player):
         services.remove_player(self.get_booking(), player)
-        return Response(status=204)
 
 
 # --- channel integration --------------------------------------------------------------------------------------

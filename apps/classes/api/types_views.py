@@ -1,11 +1,10 @@
 """Class types (CRUD) and progression tracks (read-only). Registered by apps/classes/api/urls.py."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import type_services
 from ..filters import ClassTypeFilterSet, ProgressionTrackFilterSet
@@ -20,8 +19,6 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "class_types",
-    write=ClassTypeInputSerializer,
-    update=ClassTypeInputSerializer(partial=True),
     summaries={
         "list": "List class types",
         "retrieve": "Get a class type",
@@ -40,7 +37,7 @@ LOCALE_PARAM = OpenApiParameter(
     ),
 )
 @extend_schema(tags=["class-types"])
-class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """A kind of class (Yoga, Padel clinic)."""
 
     queryset = ClassType.objects.all()
@@ -51,15 +48,14 @@ class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet
 
     write_serializer = ClassTypeInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return type_services.create_class_type(self.organization, data)
 
-    def perform_update(self, class_type, data):
+    def update_object(self, class_type, data):
         type_services.update_class_type(class_type, data)
 
-    def destroy(self, request, pk=None):
-        type_services.delete_class_type(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        type_services.delete_class_type(instance)
 
 
 @crud_schema_view(

@@ -5,7 +5,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from apps.api.exceptions import ValidationFailed
-from apps.api.views import ResourceViewSet
+from apps.api.views import DestroyResourceMixin, ResourceViewSet
 
 from .. import services
 from ..choices import EditScope
@@ -77,7 +77,7 @@ def parse_scope(params) -> str:
     ),
 )
 @extend_schema(tags=["classes"])
-class ClassViewSet(ResourceViewSet):
+class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
     """Class occurrences: one-off classes and the occurrences of recurring series."""
 
     queryset = ClassOccurrence.objects.all()
@@ -132,10 +132,8 @@ class ClassViewSet(ResourceViewSet):
         services.update_class(self.organization, occurrence, data, scope=scope, notify_customer=notify)
         return Response(self._present(occurrence.pk))
 
-    def destroy(self, request, pk=None):
-        occurrence = self.get_object()
-        services.delete_class(self.organization, occurrence, scope=parse_scope(request.query_params))
-        return Response(status=204)
+    def destroy_object(self, occurrence):
+        services.delete_class(self.organization, occurrence, scope=parse_scope(self.request.query_params))
 
     @action(detail=True, methods=["post"], url_path="cancel")
     def cancel(self, request, pk=None):

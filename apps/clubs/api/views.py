@@ -50,7 +50,6 @@ class ClubViewSet(ResourceViewSet):
 
 @crud_schema_view(
     "area_types",
-    write=s.AreaTypeWriteSerializer,
     tags=["areas"],
     summaries={
         "list": "List area types",
@@ -67,10 +66,10 @@ class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
 
     write_serializer = s.AreaTypeWriteSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_area_type(self.organization, **data)
 
-    def perform_update(self, area_type, data):
+    def update_object(self, area_type, data):
         services.update_area_type(area_type, dict(data))
 
 
@@ -79,8 +78,6 @@ class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
 
 @crud_schema_view(
     "areas",
-    write=s.AreaCreateSerializer,
-    update=s.AreaUpdateSerializer,
     tags=["areas"],
     summaries={
         "list": "List areas",
@@ -100,9 +97,9 @@ class AreaViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     write_serializer = s.AreaCreateSerializer
     update_serializer = s.AreaUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         data = dict(data)
         return services.create_area(self.organization, club=data.pop("club"), name=data.pop("name"), **data)
 
-    def perform_update(self, area, data):
+    def update_object(self, area, data):
         services.update_area(area, dict(data))

@@ -19,8 +19,6 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 
 @crud_schema_view(
     "contacts",
-    write=ContactWriteSerializer,
-    update=ContactWriteSerializer(partial=True),
     tags=["contacts"],
     parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
     summaries={
@@ -60,10 +58,10 @@ class ContactViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
         """A 409 on a taken e-mail names the contact holding it only to a credential that may read contacts."""
         return self.credential.has_scope("contacts:read")
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_contact(self.organization, reveal_existing_id=self.reveal_existing_id(), **data)
 
-    def perform_update(self, contact, data):
+    def update_object(self, contact, data):
         services.update_contact(contact, reveal_existing_id=self.reveal_existing_id(), **data)
 
     @action(detail=True, methods=["post"], url_path="archive")

@@ -3,11 +3,10 @@ needs `media:delete`)."""
 
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..choices import ContentItemStatus
@@ -27,8 +26,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 
 @crud_schema_view(
     "content_items",
-    write=ContentItemCreateSerializer,
-    update=ContentItemUpdateSerializer,
     summaries={
         "list": "List content items",
         "retrieve": "Get a content item",
@@ -47,7 +44,7 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
     destroy=extend_schema(operation_id="content_items_delete", summary="Delete a content item", responses=DELETED),
 )
 @extend_schema(tags=["content"])
-class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Posts, FAQs, documents, reusable blocks and how-to guides."""
 
     queryset = ContentItem.objects.all()
@@ -66,11 +63,11 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewS
             queryset = queryset.filter(status=ContentItemStatus.PUBLISHED)
         return queryset
 
-    def perform_create(self, data):
+    def create_object(self, data):
         author_id = services.default_author_id(self.organization, self.credential)
         return services.create_content_item(self.organization, data, author_id=author_id)
 
-    def perform_update(self, item, data):
+    def update_object(self, item, data):
         services.update_content_item(item, data)
 
     def partial_update(self, request, *args, **kwargs):
@@ -78,15 +75,12 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewS
         with transaction.atomic():
             return super().partial_update(request, *args, **kwargs)
 
-    def destroy(self, request, pk=None):
-        services.delete_content_item(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_content_item(instance)
 
 
 @crud_schema_view(
     "media",
-    write=MediaItemCreateSerializer,
-    update=MediaItemUpdateSerializer,
     summaries={
         "list": "List media items",
         "retrieve": "Get a media item",
@@ -109,7 +103,7 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewS
     ),
 )
 @extend_schema(tags=["media"])
-class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """The media library: images and videos hosted elsewhere, registered by URL."""
 
     queryset = MediaItem.objects.all()
@@ -121,12 +115,11 @@ class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet
     write_serializer = MediaItemCreateSerializer
     update_serializer = MediaItemUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.register_media(self.organization, data)
 
-    def perform_update(self, media, data):
+    def update_object(self, media, data):
         services.update_media(media, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_media(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_media(instance)

@@ -14,6 +14,7 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import (
     MAX_DB_ID,
     CreateResourceMixin,
+    DestroyResourceMixin,
     ListResourceMixin,
     PlatformViewSet,
     ResourceViewSet,
@@ -44,8 +45,6 @@ EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "
 
 @crud_schema_view(
     "events",
-    write=EventCreateSerializer,
-    update=EventUpdateSerializer,
     summaries={
         "list": "List events (with tickets and sold counts)",
         "retrieve": "Get an event",
@@ -102,7 +101,7 @@ EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "
     ),
 )
 @extend_schema(tags=["events"])
-class EventViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class EventViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """An event at a club with its ticket types; attendance is a booking of `type: event`."""
 
     queryset = Event.objects.all()
@@ -114,15 +113,14 @@ class EventViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     write_serializer = EventCreateSerializer
     update_serializer = EventUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_event(self.organization, data)
 
-    def perform_update(self, event, data):
+    def update_object(self, event, data):
         services.update_event(event, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_event(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_event(instance)
 
     @action(detail=True, methods=["post"], url_path="duplicate")
     def duplicate(self, request, pk=None):

@@ -24,8 +24,6 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "forms",
-    write=FormCreateSerializer,
-    update=FormUpdateSerializer,
     summaries={
         "list": "List forms (questions and completion counts, never answers)",
         "retrieve": "Get a form",
@@ -54,10 +52,10 @@ class FormViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     write_serializer = FormCreateSerializer
     update_serializer = FormUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_form(self.organization, data)
 
-    def perform_update(self, form, data):
+    def update_object(self, form, data):
         services.update_form(form, data)
 
     def partial_update(self, request, *args, **kwargs):

@@ -31,8 +31,6 @@ FEED_DESCRIPTION = (
 
 @crud_schema_view(
     "instructors",
-    write=InstructorCreateSerializer,
-    update=InstructorUpdateSerializer,
     summaries={
         "list": "List instructors (with weekly availability)",
         "retrieve": "Get an instructor",
@@ -81,12 +79,12 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     write_serializer = InstructorCreateSerializer
     update_serializer = InstructorUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_instructor(
             self.organization, data, reveal_existing_contact_id=self.credential.has_scope("contacts:read")
         )
 
-    def perform_update(self, instructor, data):
+    def update_object(self, instructor, data):
         services.update_instructor(instructor, data)
 
     @action(detail=True, methods=["get"], url_path="calendar-feed")
@@ -100,8 +98,6 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
 
 @crud_schema_view(
     "instructor_types",
-    write=InstructorTypeInputSerializer,
-    update=InstructorTypeInputSerializer(partial=True),
     summaries={
         "list": "List instructor types",
         "retrieve": "Get an instructor type",
@@ -121,17 +117,15 @@ class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 
     write_serializer = InstructorTypeInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_instructor_type(self.organization, data)
 
-    def perform_update(self, instructor_type, data):
+    def update_object(self, instructor_type, data):
         services.update_instructor_type(instructor_type, data)
 
 
 @crud_schema_view(
     "pay_rate_policies",
-    write=PayRatePolicyInputSerializer,
-    update=PayRatePolicyInputSerializer(partial=True),
     summaries={
         "list": "List pay-rate policies",
         "retrieve": "Get a pay-rate policy",
@@ -151,8 +145,8 @@ class PayRatePolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVie
 
     write_serializer = PayRatePolicyInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_pay_rate_policy(self.organization, data)
 
-    def perform_update(self, policy, data):
+    def update_object(self, policy, data):
         services.update_pay_rate_policy(policy, data)

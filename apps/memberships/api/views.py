@@ -35,8 +35,6 @@ def _transition(operation_id, summary, description, request=None):
 
 @crud_schema_view(
     "memberships",
-    write=MembershipCreateSerializer,
-    update=MembershipUpdateSerializer,
     summaries={
         "list": "List memberships",
         "retrieve": "Get a membership",
@@ -81,10 +79,10 @@ class MembershipViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     write_serializer = MembershipCreateSerializer
     update_serializer = MembershipUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.sell_membership(self.organization, data)
 
-    def perform_update(self, membership, data):
+    def update_object(self, membership, data):
         services.update_membership(membership, data)
 
     @action(detail=True, methods=["post"], url_path="pause")

@@ -2,11 +2,10 @@
 user sends a draft from the Django admin."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..filters import MessageFilterSet, TemplateFilterSet
@@ -25,8 +24,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 
 @crud_schema_view(
     "templates",
-    write=TemplateCreateSerializer,
-    update=TemplateUpdateSerializer,
     summaries={
         "list": "List e-mail and SMS templates",
         "retrieve": "Get a template",
@@ -41,7 +38,7 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
     ),
 )
 @extend_schema(tags=["templates"])
-class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """E-mail and SMS templates: text with `{{ variable }}` placeholders, rendered in a sandbox."""
 
     queryset = MessageTemplate.objects.all()
@@ -53,21 +50,18 @@ class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
     write_serializer = TemplateCreateSerializer
     update_serializer = TemplateUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_template(self.organization, data)
 
-    def perform_update(self, template, data):
+    def update_object(self, template, data):
         services.update_template(template, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_template(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_template(instance)
 
 
 @crud_schema_view(
     "messages",
-    write=MessageCreateSerializer,
-    update=MessageUpdateSerializer,
     summaries={
         "list": "List messages with their delivery status",
         "retrieve": "Get a message with its delivery counts",
@@ -82,7 +76,7 @@ class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
     ),
 )
 @extend_schema(tags=["messages"])
-class MessageViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class MessageViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """E-mail and SMS messages to contacts. The API prepares drafts only; a person sends a draft from the admin app,
     after which its `status` and `delivery` counts follow the send."""
 
@@ -95,12 +89,11 @@ class MessageViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     write_serializer = MessageCreateSerializer
     update_serializer = MessageUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_message(self.organization, data)
 
-    def perform_update(self, message, data):
+    def update_object(self, message, data):
         services.update_message(message, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_message(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_message(instance)

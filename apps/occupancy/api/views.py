@@ -13,7 +13,7 @@ from apps.api.pagination import page_body, parse_page_params
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import PlatformViewSet, ResourceViewSet
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, PlatformViewSet, ResourceViewSet
 from apps.clubs import services
 from apps.clubs.api import serializers as s
 from apps.clubs.filters import AreaBlockFilterSet, AvailabilityFilterSet, date_window
@@ -28,32 +28,28 @@ from .. import services as blocks
 
 @crud_schema_view(
     "area_blocks",
-    write=s.AreaBlockCreateSerializer,
-    update=None,
     tags=["areas"],
     summaries={"list": "List area blocks", "create": "Block an area", "retrieve": "Get an area block"},
     destroy=extend_schema(operation_id="area_blocks_delete", tags=["areas"], summary="Unblock", responses={204: None}),
 )
-class AreaBlockViewSet(ResourceViewSet):
+class AreaBlockViewSet(CreateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     queryset = AreaBlock.objects.all()
     resource = AREA_BLOCK
     filterset_class = AreaBlockFilterSet
     required_scopes = crud_scopes("areas", write=("create", "destroy"))
+    write_serializer = s.AreaBlockCreateSerializer
 
-    def create(self, request):
-        data = self.validated(s.AreaBlockCreateSerializer)
-        block = blocks.create_block(
+    def create_object(self, data):
+        return blocks.create_block(
             self.organization,
             area=data["area"],
             start_time=data["start_time"],
             end_time=data["end_time"],
             reason=data.get("reason") or None,
         )
-        return self.created(self.present(block.pk), block)
 
-    def destroy(self, request, pk=None):
-        blocks.delete_block(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        blocks.delete_block(instance)
 
 
 # --- Availability --------------------------------------------------------------------------------------------

@@ -3,11 +3,10 @@ bookings do not enforce them."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import action
-from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..filters import BookingPolicyFilterSet, DocumentRuleFilterSet
@@ -26,8 +25,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 
 @crud_schema_view(
     "booking_policies",
-    write=BookingPolicyCreateSerializer,
-    update=BookingPolicyUpdateSerializer,
     summaries={
         "list": "List booking policies",
         "retrieve": "Get a booking policy",
@@ -49,7 +46,7 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
     ),
 )
 @extend_schema(tags=["booking-policies"])
-class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Booking limits of areas, classes or instructors; exactly one default per `appliesTo`. Not enforced on
     API writes of bookings."""
 
@@ -62,15 +59,14 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVie
     write_serializer = BookingPolicyCreateSerializer
     update_serializer = BookingPolicyUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_booking_policy(self.organization, data)
 
-    def perform_update(self, policy, data):
+    def update_object(self, policy, data):
         services.update_booking_policy(policy, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_booking_policy(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_booking_policy(instance)
 
     @action(detail=True, methods=["post"], url_path="duplicate")
     def duplicate(self, request, pk=None):
@@ -80,8 +76,6 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVie
 
 @crud_schema_view(
     "document_rules",
-    write=DocumentRuleCreateSerializer,
-    update=DocumentRuleUpdateSerializer,
     summaries={
         "list": "List document rules",
         "retrieve": "Get a document rule",
@@ -91,7 +85,7 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVie
     destroy=extend_schema(operation_id="document_rules_delete", summary="Delete a document rule", responses=DELETED),
 )
 @extend_schema(tags=["document-rules"])
-class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Rules on who must sign or accept documents. Not enforced on API writes."""
 
     queryset = DocumentRule.objects.all()
@@ -103,12 +97,11 @@ class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceView
     write_serializer = DocumentRuleCreateSerializer
     update_serializer = DocumentRuleUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_document_rule(self.organization, data)
 
-    def perform_update(self, rule, data):
+    def update_object(self, rule, data):
         services.update_document_rule(rule, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_document_rule(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_document_rule(instance)

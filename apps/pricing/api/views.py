@@ -11,7 +11,7 @@ from apps.api.presenters import money
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
 
 from .. import services
 from ..filters import PricingRuleFilterSet
@@ -33,8 +33,6 @@ QUOTE_PARAMETERS = [
 
 @crud_schema_view(
     "pricing_rules",
-    write=PricingRuleInputSerializer,
-    update=PricingRuleInputSerializer(partial=True),
     tags=["pricing-rules"],
     summaries={
         "list": "List pricing rules",
@@ -60,7 +58,7 @@ QUOTE_PARAMETERS = [
         filters=False,
     ),
 )
-class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Adjustments of areas' hourly rates by club, area, type, sport, day, time of day, dates and audience."""
 
     queryset = PricingRule.objects.all()
@@ -73,15 +71,14 @@ class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewS
 
     write_serializer = PricingRuleInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_pricing_rule(self.organization, data)
 
-    def perform_update(self, rule, data):
+    def update_object(self, rule, data):
         services.update_pricing_rule(rule, data)
 
-    def destroy(self, request, pk=None):
-        services.delete_pricing_rule(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_pricing_rule(instance)
 
     @action(detail=False, methods=["get"], url_path="quote")
     def quote(self, request):

@@ -21,8 +21,6 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "products",
-    write=ProductCreateSerializer,
-    update=ProductUpdateSerializer,
     summaries={
         "list": "List products (with their remaining stock)",
         "retrieve": "Get a product",
@@ -50,10 +48,10 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     write_serializer = ProductCreateSerializer
     update_serializer = ProductUpdateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_product(self.organization, data)
 
-    def perform_update(self, product, data):
+    def update_object(self, product, data):
         services.update_product(product, data)
 
     def partial_update(self, request, *args, **kwargs):
@@ -64,8 +62,6 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 
 @crud_schema_view(
     "product_categories",
-    write=ProductCategoryInputSerializer,
-    update=ProductCategoryInputSerializer(partial=True),
     summaries={
         "list": "List product categories",
         "retrieve": "Get a product category",
@@ -86,8 +82,8 @@ class ProductCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceV
 
     write_serializer = ProductCategoryInputSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_category(self.organization, data)
 
-    def perform_update(self, category, data):
+    def update_object(self, category, data):
         services.update_category(category, data)

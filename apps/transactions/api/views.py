@@ -33,8 +33,6 @@ SUMMARY_PARAMETERS = [
 
 @crud_schema_view(
     "transactions",
-    write=ExternalRevenueCreateSerializer,
-    update=None,
     summaries={
         "list": "List transactions",
         "retrieve": "Get a transaction",
@@ -86,7 +84,7 @@ class TransactionViewSet(CreateResourceMixin, ResourceViewSet):
 
     write_serializer = ExternalRevenueCreateSerializer
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.record_external_revenue(self.organization, data)
 
     @action(detail=True, methods=["post"], url_path="refund")

@@ -14,6 +14,7 @@ from apps.api.resources import PresentContext, shape_serializer
 from apps.api.views import (
     MAX_DB_ID,
     CreateResourceMixin,
+    DestroyResourceMixin,
     PlatformAPIView,
     PlatformViewSet,
     ResourceViewSet,
@@ -183,7 +184,9 @@ class WebsiteView(WebsiteSelectionMixin, PlatformAPIView):
         responses={204: DELETED, 409: OpenApiResponse(ERROR, description="RESOURCE_IN_USE")},
     ),
 )
-class PageViewSet(WebsiteSelectionMixin, CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class PageViewSet(
+    WebsiteSelectionMixin, CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet
+):
     queryset = Page.objects.all()
     organization_field = "website__organization"
     resource = WEBSITE_PAGE
@@ -203,15 +206,14 @@ class PageViewSet(WebsiteSelectionMixin, CreateResourceMixin, UpdateResourceMixi
     def base_queryset(self):
         return Page.objects.filter(website=self.selected_website()).order_by("-is_homepage", "id")
 
-    def perform_create(self, data):
+    def create_object(self, data):
         return services.create_page(self.selected_website(), data)
 
-    def perform_update(self, obj, data):
+    def update_object(self, obj, data):
         services.update_page(obj, data)
 
-    def destroy(self, request, *args, **kwargs):
-        services.delete_page(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_page(instance)
 
 
 class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
