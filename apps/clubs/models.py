@@ -1,6 +1,13 @@
 from django.db import models
 from django.db.models import Q
 
+from apps.api.validators import (
+    validate_https_url,
+    validate_https_url_list,
+    validate_social_profiles,
+    validate_web_url,
+)
+
 
 class Club(models.Model):
     """A venue of an organization: where areas (courts, rooms) are and classes happen."""
@@ -17,12 +24,12 @@ class Club(models.Model):
     postal_code = models.CharField(max_length=20, null=True, blank=True)
     phone = models.CharField(max_length=40, null=True, blank=True)
     email = models.EmailField(null=True, blank=True)
-    website = models.URLField(null=True, blank=True)
-    logo = models.URLField(max_length=500, null=True, blank=True)
-    images = models.JSONField(default=list, blank=True)
+    website = models.URLField(null=True, blank=True, validators=[validate_web_url])
+    logo = models.URLField(max_length=500, null=True, blank=True, validators=[validate_https_url])
+    images = models.JSONField(default=list, blank=True, validators=[validate_https_url_list])
     amenities = models.JSONField(default=list, blank=True, help_text="Amenity ids, resolved through Amenity.")
     sports = models.JSONField(default=list, blank=True)
-    social_profiles = models.JSONField(default=dict, blank=True)
+    social_profiles = models.JSONField(default=dict, blank=True, validators=[validate_social_profiles])
     latitude = models.FloatField(null=True, blank=True)
     longitude = models.FloatField(null=True, blank=True)
     # {"monday": [["08:00", "22:00"]], ...}; a missing or empty day is closed.

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 
+from apps.api.validators import validate_https_url
 from apps.classes.choices import Visibility
 
 from .choices import ContentItemStatus, ContentItemType, MediaType
@@ -62,7 +63,7 @@ class MediaItem(models.Model):
     """A file of the media library, hosted elsewhere and registered by its public `https` URL."""
 
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="media")
-    url = models.CharField(max_length=2048)  # immutable: a new file is a new item
+    url = models.CharField(max_length=2048, validators=[validate_https_url])  # immutable: a new file is a new item
     name = models.CharField(max_length=255)
     alt_text = models.TextField(null=True, blank=True)
     caption = models.TextField(null=True, blank=True)

@@ -14,6 +14,7 @@ from django.utils.html import strip_tags
 from apps.api.expressions import related_ids
 from apps.api.presenters import money
 from apps.api.resources import PresentContext
+from apps.api.validators import web_links
 from apps.billing.models import Plan
 from apps.classes.choices import ClassStatus, Visibility
 from apps.classes.models import ClassOccurrence
@@ -176,7 +177,7 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
         "amenities": [resolve_amenity(c, catalogue.get(c), locale, organization.default_language) for c in codes],
         "sports": list(club.sports or []),
         "rating": rating({"rating_total": club.rating_total, "rating_average": club.rating_average}),
-        "socialProfiles": dict(club.social_profiles or {}),
+        "socialProfiles": web_links(club.social_profiles),
         "timezone": tz,
         "currency": organization.currency,
         "url": club_url,

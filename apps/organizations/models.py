@@ -9,6 +9,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.utils import timezone
 
+from apps.api.validators import validate_language_code, validate_language_list
+
 from .choices import API_LOCKED_PLANS, OrganizationStatus, Plan, StaffRole
 
 MANAGE_SETTINGS_PERMISSION = "settings.manage.organization"
@@ -20,7 +22,7 @@ class Organization(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
     currency = models.CharField(
-        max_length=3, default="EUR", validators=[RegexValidator(r"^[A-Z]{3}$", "An ISO 4217 code, e.g. EUR.")]
+        max_length=3, default="EUR", validators=[RegexValidator(r"^[A-Z]{3}\Z", "An ISO 4217 code, e.g. EUR.")]
     )
     default_tax_rate = models.DecimalField(
         max_digits=5,
@@ -29,8 +31,8 @@ class Organization(models.Model):
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
         help_text="Percent, applied to tax-inclusive prices.",
     )
-    default_language = models.CharField(max_length=10, default="en")
-    offered_languages = models.JSONField(default=list, blank=True)
+    default_language = models.CharField(max_length=10, default="en", validators=[validate_language_code])
+    offered_languages = models.JSONField(default=list, blank=True, validators=[validate_language_list])
     timezone = models.CharField(max_length=64, default="UTC")
     plan = models.CharField(max_length=20, choices=Plan.choices, default=Plan.PRO)
     status = models.CharField(max_length=20, choices=OrganizationStatus.choices, default=OrganizationStatus.ACTIVE)

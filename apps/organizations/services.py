@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from apps.api.exceptions import ValidationFailed
 from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
+from apps.api.validators import is_language_code
 
 from .choices import Plan
 from .models import ApiKey, Organization, check_organization_active
@@ -102,17 +103,16 @@ def scope_choices_by_resource() -> list[tuple[str, list[tuple[str, str]]]]:
 # --- organization settings (used by create_organization) ---
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
-LANGUAGE_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
 
 def validate_currency(value: str) -> str:
-    if not CURRENCY_RE.match(value or ""):
+    if not CURRENCY_RE.fullmatch(value or ""):
         raise ValidationError(f"Invalid currency {value!r}: use a 3-letter ISO 4217 code such as EUR.")
     return value
 
 
 def validate_language(value: str) -> str:
-    if not LANGUAGE_RE.match(value or ""):
+    if not is_language_code(value):
         raise ValidationError(f"Invalid language {value!r}: use a language code such as en or es.")
     return value
 
@@ -155,7 +155,6 @@ def upsert_organization(slug: str, **fields) -> tuple[Organization, bool]:
 BOOKING_CARD_KEYS = ("area", "class", "instructor", "event")
 DEFAULT_BOOKING_CARD_NAMES = {"area": "Area", "class": "Class", "instructor": "Instructor", "event": "Event"}
 BOOKING_CARD_NAME_MAX = 60
-MAX_OFFERED_LANGUAGES = 50
 
 
 def booking_card_names(organization) -> dict:

@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import StrictCharField
+from apps.api.validators import MAX_OFFERED_LANGUAGES, is_language_code
 
 from .. import services
 from ..resources import BOOKING_CARD_NAMES_SCHEMA
@@ -17,7 +18,7 @@ class LanguageField(StrictCharField):
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
-        if not services.LANGUAGE_RE.match(value):
+        if not is_language_code(value):
             self.fail("language", value=value)
         return value
 
@@ -49,7 +50,7 @@ class OrganizationSettingsUpdateSerializer(serializers.Serializer):
         source="offered_languages",
         required=False,
         allow_empty=False,
-        max_length=services.MAX_OFFERED_LANGUAGES,
+        max_length=MAX_OFFERED_LANGUAGES,
         help_text="Must include `defaultLanguage`.",
     )
     bookingCardNames = BookingCardNamesField(

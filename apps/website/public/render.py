@@ -7,8 +7,8 @@ of live data the page shows (plans, classes, clubs).
 """
 
 import hashlib
+import xml.etree.ElementTree as ET  # noqa: N817 - writing only, never parsing
 from decimal import Decimal
-from xml.sax.saxutils import escape
 
 import nh3
 from django.conf import settings
@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from apps.api.validators import web_links
 from apps.content.choices import ContentItemType
 from apps.forms.public import form_route, serve_form_page
 from apps.organizations.choices import OrganizationStatus
@@ -34,6 +35,8 @@ SAFE_METHODS = ("GET", "HEAD")
 BLOG = "blog"
 BLOG_TYPES = (ContentItemType.POST, ContentItemType.HOW_TO_GUIDE)
 MAX_BLOG_POSTS = 50
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 
 def not_found() -> HttpResponse:
@@ -149,20 +152,24 @@ class SiteRenderer:
     # --- pages -------------------------------------------------------------------------------------------------
 
     def sitemap(self) -> str:
-        lines = [
-            '<?xml version="1.0" encoding="UTF-8"?>',
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-        ]
+        """Built with an XML writer, so no stored value (a page slug, a language) can break out of its text or
+        attribute."""
+        ET.register_namespace("", SITEMAP_NS)
+        ET.register_namespace("xhtml", XHTML_NS)
+        urlset = ET.Element(f"{{{SITEMAP_NS}}}urlset")
         for page in self.snapshot["pages"]:
             if page["noindex"]:
                 continue
-            lines.append(f"  <url><loc>{escape(self.page_url(page, self.default_language))}</loc>")
+            url = ET.SubElement(urlset, f"{{{SITEMAP_NS}}}url")
+            ET.SubElement(url, f"{{{SITEMAP_NS}}}loc").text = self.page_url(page, self.default_language)
             for language in self.languages:
-                href = escape(self.page_url(page, language))
-                lines.append(f'    <xhtml:link rel="alternate" hreflang="{language}" href="{href}"/>')
-            lines.append("  </url>")
-        lines.append("</urlset>")
-        return "\n".join(lines) + "\n"
+                ET.SubElement(
+                    url,
+                    f"{{{XHTML_NS}}}link",
+                    {"rel": "alternate", "hreflang": language, "href": self.page_url(page, language)},
+                )
+        ET.indent(urlset)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(urlset, encoding="unicode") + "\n"
 
     def section_context(self, section: dict, locale: str, live: LiveData, labels: dict) -> dict:
         config = _translated(section["config"], section.get("translations"), locale, self.default_language)
@@ -186,6 +193,7 @@ class SiteRenderer:
             context["classes"] = live.classes_for(config)
         elif kind in ("contact", "header", "footer"):
             context["club"] = live.club_for(config)
+            context["social"] = web_links(context["club"].social_profiles) if context["club"] else {}
             if kind == "contact":
                 context["form"] = live.form_for(config, locale)
         elif kind == "faq":
