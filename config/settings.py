@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apps.api.middleware.RequestIdMiddleware",
+    "apps.api.middleware.NulCharacterMiddleware",
     "apps.website.public.middleware.WebsiteHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -49,3 +49,38 @@ class RequestIdMiddleware:
             500,
             request,
         )
+
+
+PLATFORM_PREFIX = "/v1/platform/"
+PUBLIC_NOT_FOUND = {"error": "Not found", "code": "NOT_FOUND"}
+NOT_FOUND_PAGE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>'
+    "<body><main><h1>Not found</h1><p>There is no page at this address.</p></main></body></html>"
+)
+
+
+class NulCharacterMiddleware:
+    """A NUL character in the path or the query string of any address outside the Platform API is a 404 before
+    anything looks it up: PostgreSQL refuses NUL in text, so a slug, a post or a club looked up with one would be
+    a 500. (The Platform API's own dispatch answers NUL in its paths and parameters, with its error envelope.)
+    Runs before the website host routing, so site hosts, form pages, the marketplace pages, feeds and the public
+    marketplace API share it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith(PLATFORM_PREFIX) or not _carries_nul(request):
+            return self.get_response(request)
+        if request.path.startswith("/v1/"):
+            return json_response(dict(PUBLIC_NOT_FOUND), 404, request)
+        response = HttpResponse(NOT_FOUND_PAGE, status=404, content_type="text/html; charset=utf-8")
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+def _carries_nul(request) -> bool:
+    if "\x00" in request.path:
+        return True
+    query = request.META.get("QUERY_STRING", "")
+    return "%00" in query or "\x00" in query

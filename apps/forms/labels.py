@@ -24,6 +24,7 @@ LABELS = {
             "number": "Please enter a number.",
             "email": "Please enter a valid e-mail address.",
             "phone": "Please enter a valid phone number.",
+            "nul": "Please remove the invisible control character (NUL) from this answer.",
         },
     },
     "es": {
@@ -49,6 +50,7 @@ LABELS = {
             "number": "Escribe un número.",
             "email": "Escribe un correo electrónico válido.",
             "phone": "Escribe un número de teléfono válido.",
+            "nul": "Quita el carácter de control invisible (NUL) de esta respuesta.",
         },
     },
 }

@@ -118,6 +118,8 @@ def _phone(raw: str) -> str:
 def _one_answer(question: dict, values: list[str]):
     """The stored value of one question from its submitted values (None when left empty)."""
     kind = question["type"]
+    if any("\x00" in value for value in values):  # PostgreSQL cannot store it: the visitor is told, not a 500
+        raise AnswerError("nul")
     if kind == QuestionType.MULTISELECT:
         chosen = [value for value in values if value != ""]
         if any(value not in question["options"] for value in chosen):

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from apps.api import bodylimit, ratelimit
 from apps.api.client_address import client_address
 from apps.api.exceptions import ApiError, ValidationFailed, to_api_error
-from apps.api.middleware import json_response
+from apps.api.middleware import PUBLIC_NOT_FOUND, json_response
 from apps.api.pagination import page_body
 from apps.api.resources import shape_serializer
 
@@ -28,7 +28,7 @@ from .serializers import ClubSearchQuery, OfferSearch
 
 logger = logging.getLogger("apps.marketplace")
 
-NOT_FOUND_BODY = {"error": "Not found", "code": "NOT_FOUND"}
+NOT_FOUND_BODY = PUBLIC_NOT_FOUND
 TAGS = ["marketplace"]
 
 
