@@ -30,7 +30,7 @@ class EndpointCase:
 
     method: str
     path: str
-    scope: str | frozenset | None
+    scope: str | frozenset | tuple | None  # a tuple: apps.api.permissions.AllOf
     setup: Callable | None = None
     body: dict | None = None
     list_rows: Callable | None = None

@@ -8,6 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 from rest_framework.test import APIClient
 
+from apps.api.permissions import AllOf
+from apps.api.scopes import ALL_SCOPES
 from tests.harness import NO_SCOPE, all_cases, declared_scope, platform_routes
 
 CASES = all_cases()
@@ -36,6 +38,12 @@ def test_requires_scope(case, organization, client_for):
     body = response.json()
     if isinstance(case.scope, str):
         assert body == {"error": "Insufficient access scope", "requiredScope": case.scope}
+    elif isinstance(case.scope, AllOf):
+        assert body == {"error": "Insufficient access scope", "requiredScope": case.scope[0]}
+        for scope in case.scope:  # holding all but one: the 403 names the one that is missing
+            response = call(client_for([s for s in ALL_SCOPES if s != scope]), case, case.url(organization))
+            assert response.status_code == 403, response.content
+            assert response.json() == {"error": "Insufficient access scope", "requiredScope": scope}
     else:
         assert body["error"] == "Insufficient access scope"
         assert set(body["anyOf"]) == set(case.scope)

@@ -51,7 +51,6 @@ class RequestIdMiddleware:
         )
 
 
-PLATFORM_PREFIX = "/v1/platform/"
 PUBLIC_NOT_FOUND = {"error": "Not found", "code": "NOT_FOUND"}
 NOT_FOUND_PAGE = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>'
@@ -62,7 +61,8 @@ NOT_FOUND_PAGE = (
 class NulCharacterMiddleware:
     """A NUL character in the path or the query string of any address outside the Platform API is a 404 before
     anything looks it up: PostgreSQL refuses NUL in text, so a slug, a post or a club looked up with one would be
-    a 500. (The Platform API's own dispatch answers NUL in its paths and parameters, with its error envelope.)
+    a 500. (The Platform API's own dispatch answers NUL in its paths and parameters with its error envelope; the
+    other `/v1/` paths, the invoice PDF links and the document, never look text up.)
     Runs before the website host routing, so site hosts, form pages, the marketplace pages, feeds and the public
     marketplace API share it."""
 
@@ -70,9 +70,10 @@ class NulCharacterMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith(PLATFORM_PREFIX) or not _carries_nul(request):
+        path = request.path
+        if (path.startswith("/v1/") and not path.startswith(PUBLIC_PREFIX)) or not _carries_nul(request):
             return self.get_response(request)
-        if request.path.startswith("/v1/"):
+        if path.startswith(PUBLIC_PREFIX):
             return json_response(dict(PUBLIC_NOT_FOUND), 404, request)
         response = HttpResponse(NOT_FOUND_PAGE, status=404, content_type="text/html; charset=utf-8")
         response["Cache-Control"] = "no-store"

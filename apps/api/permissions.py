@@ -1,4 +1,5 @@
-"""The one scope permission. Each view declares `required_scopes = {action: scope | {any-of} | NO_SCOPE}`."""
+"""The one scope permission. Each view declares
+`required_scopes = {action: scope | {any-of} | AllOf(scope, ...) | NO_SCOPE}`."""
 
 from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.permissions import BasePermission
@@ -6,6 +7,15 @@ from rest_framework.permissions import BasePermission
 from .exceptions import ApiError, InsufficientScope
 
 NO_SCOPE = "__none__"  # a valid credential is enough (GET /me)
+
+
+class AllOf(tuple):
+    """Every one of these scopes is needed (e.g. a calendar feed lists an instructor's classes: `instructors:read`
+    and `classes:read`). A credential missing some gets the short 403 naming the first missing one."""
+
+    def __new__(cls, *scopes: str):
+        return super().__new__(cls, scopes)
+
 
 # Order the any-of rule reports its `requiredScope` in; the first named scope is reported.
 ANY_OF_ORDER = ("plans:read", "products:read", "transactions:read")
@@ -49,6 +59,11 @@ class ScopePermission(BasePermission):
         if isinstance(required, str):
             if not credential.has_scope(required):
                 raise InsufficientScope(required)
+            return True
+        if isinstance(required, AllOf):
+            missing = [s for s in required if not credential.has_scope(s)]
+            if missing:
+                raise InsufficientScope(missing[0])
             return True
         if not any(credential.has_scope(s) for s in required):
             ordered = sorted_any_of(required)

@@ -6,7 +6,7 @@ from django.conf import settings
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
-from .permissions import NO_SCOPE, required_scope_for, sorted_any_of
+from .permissions import NO_SCOPE, AllOf, required_scope_for, sorted_any_of
 from .scopes import ALL_SCOPES
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
@@ -68,6 +68,8 @@ class PlatformAutoSchema(AutoSchema):
             return []
         if scope == NO_SCOPE:
             return [{"customerApiAuth": []}, {"platformOAuth": []}]
+        if isinstance(scope, AllOf):  # one requirement holding every scope: all of them are needed
+            return [{"customerApiAuth": []}, {"platformOAuth": list(scope)}]
         scopes = [scope] if isinstance(scope, str) else sorted_any_of(scope)
         return [{"customerApiAuth": []}] + [{"platformOAuth": [s]} for s in scopes]
 
@@ -136,6 +138,8 @@ class PlatformAutoSchema(AutoSchema):
             operation["x-required-scope"] = None
         elif isinstance(scope, str):
             operation["x-required-scope"] = scope
+        elif isinstance(scope, AllOf):
+            operation["x-required-scope"] = {"allOf": list(scope)}
         else:
             # Any one of several scopes: the same list, in the same order, as the security requirement's
             # `platformOAuth` alternatives (naming only the first would tell a client too little).

@@ -72,7 +72,7 @@ def token_valid(request, form_id: int) -> bool:
     token = request.POST.get(TOKEN_FIELD, "")
     if not _COOKIE_RE.match(cookie) or not token:
         return False
-    value = _TOKENS.read(token)
-    if value is None:
+    claims = _TOKENS.read(token)
+    if claims is None:
         return False
-    return hmac.compare_digest(value, f"{form_id}:{_cookie_hash(cookie)}")
+    return hmac.compare_digest(claims.value, f"{form_id}:{_cookie_hash(cookie)}")

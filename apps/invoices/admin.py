@@ -10,7 +10,8 @@ from .models import Invoice, InvoiceLine
 
 def pdf_link(invoice: Invoice) -> str:
     """A fresh signed link to the invoice's PDF (valid 7 days), relative to the admin's own host."""
-    return reverse("invoice-pdf", args=[pdf_token(invoice.organization_id, invoice.pk)])
+    token = pdf_token(invoice.organization_id, invoice.pk, invoice.organization.link_epoch)
+    return reverse("invoice-pdf", args=[token])
 
 
 class InvoiceLineInline(OrganizationScopedTabularInline):

@@ -48,6 +48,7 @@ class InvoiceResource(Resource):
     columns = (
         "id",
         "organization_id",
+        "organization__link_epoch",
         "number",
         "status",
         "contact_id",
@@ -101,7 +102,7 @@ class InvoiceResource(Resource):
             "amountPaid": money(row["amount_paid"]),
             "amountDue": money(max(row["total"] - row["amount_paid"], 0)),
             "lines": row["lines"],
-            "pdfUrl": pdf_url(row["organization_id"], row["id"]),
+            "pdfUrl": pdf_url(row["organization_id"], row["id"], row["organization__link_epoch"]),
             "createdAt": row["created_at"],
             "updatedAt": row["updated_at"],
         }

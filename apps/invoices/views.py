@@ -1,7 +1,9 @@
 """`GET /v1/invoices/pdf/<token>`: an invoice's PDF behind a signed, expiring link; no credential.
 
-A token with a wrong signature, past its 7 days, or naming an invoice that is not (or no longer) its organization's
-answers the same JSON 404 as any unknown path, so a link tells nothing about other invoices.
+A token with a wrong signature, past its 7 days, made before the organization's link epoch was bumped, naming an
+invoice that is not (or no longer) its organization's, or of an organization that is switched off (inactive, or on a
+plan without API access) answers the same JSON 404 as any unknown path, so a link tells nothing about other
+invoices.
 """
 
 from django.http import HttpResponse
@@ -9,6 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from apps.api.exceptions import error_body
 from apps.api.middleware import json_response
+from apps.organizations.choices import API_LOCKED_PLANS, OrganizationStatus
 
 from .links import read_pdf_token
 from .models import Invoice
@@ -33,10 +36,16 @@ def invoice_pdf(request, token: str):
     found = read_pdf_token(token)
     if found is None:
         return _not_found(request)
-    organization_id, invoice_id = found
+    organization_id, invoice_id, link_epoch = found
     invoice = (
         Invoice.objects.select_related("organization", "contact", "club")
-        .filter(pk=invoice_id, organization_id=organization_id)
+        .filter(
+            pk=invoice_id,
+            organization_id=organization_id,
+            organization__link_epoch=link_epoch,
+            organization__status=OrganizationStatus.ACTIVE,
+        )
+        .exclude(organization__plan__in=API_LOCKED_PLANS)
         .first()
     )
     if invoice is None:

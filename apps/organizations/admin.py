@@ -30,6 +30,8 @@ from .services import (
     issue_api_key,
     normalize_scopes,
     revoke_api_keys,
+    revoke_calendar_feeds,
+    revoke_signed_links,
     scope_choices_by_resource,
 )
 
@@ -337,6 +339,35 @@ class OrganizationAdmin(admin.ModelAdmin):
     readonly_fields = ["api_keys"]
     superuser_only_fields = ["plan", "status"]
     inlines = [StaffMembershipInline]
+    actions = ["revoke_links", "revoke_feeds"]
+
+    @admin.action(description="Revoke every invoice PDF and website preview link", permissions=["change"])
+    def revoke_links(self, request, queryset):
+        count = revoke_signed_links(queryset)
+        self.message_user(
+            request,
+            ngettext(
+                "Every PDF and preview link of %d organization was revoked; new reads give fresh links.",
+                "Every PDF and preview link of %d organizations was revoked; new reads give fresh links.",
+                count,
+            )
+            % count,
+            messages.SUCCESS,
+        )
+
+    @admin.action(description="Revoke every instructor calendar feed URL", permissions=["change"])
+    def revoke_feeds(self, request, queryset):
+        count = revoke_calendar_feeds(queryset)
+        self.message_user(
+            request,
+            ngettext(
+                "Every calendar feed URL of %d organization was revoked; instructors subscribe to the new URL.",
+                "Every calendar feed URL of %d organizations was revoked; instructors subscribe to the new URL.",
+                count,
+            )
+            % count,
+            messages.SUCCESS,
+        )
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)

@@ -37,6 +37,11 @@ class Organization(models.Model):
     plan = models.CharField(max_length=20, choices=Plan.choices, default=Plan.PRO)
     status = models.CharField(max_length=20, choices=OrganizationStatus.choices, default=OrganizationStatus.ACTIVE)
     booking_card_names = models.JSONField(default=dict, blank=True)
+    # Signed into every invoice PDF link and website preview link (apps/api/signed_tokens.py): bumping it revokes
+    # them all at once (admin action "Revoke PDF and preview links").
+    link_epoch = models.PositiveIntegerField(default=0, editable=False)
+    # The same for the instructors' private calendar feed URLs (admin action "Revoke calendar feeds").
+    calendar_feed_epoch = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.api.exceptions import ValidationFailed
@@ -193,3 +194,18 @@ def update_settings(organization, changes: dict) -> Organization:
         if fields:
             locked.save(update_fields=[*fields, "updated_at"])
     return locked
+
+
+# --- revoking signed links (apps/api/signed_tokens.py: the epoch claim) ---
+
+
+def revoke_signed_links(organizations) -> int:
+    """Every invoice PDF link and website preview link of `organizations` (a queryset) stops working at once: their
+    tokens carry the previous `link_epoch`. New reads hand out fresh links. Returns how many organizations."""
+    return organizations.update(link_epoch=F("link_epoch") + 1)
+
+
+def revoke_calendar_feeds(organizations) -> int:
+    """Every instructor calendar feed URL of `organizations` stops working at once (the instructors' next
+    `GET .../calendar-feed` returns a new URL to subscribe to). Returns how many organizations."""
+    return organizations.update(calendar_feed_epoch=F("calendar_feed_epoch") + 1)

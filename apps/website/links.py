@@ -1,5 +1,6 @@
 """Public addresses of a website: its site URL (custom domain, else `<slug>.SITE_HOST`), page URLs with the locale
-prefix, and the signed, expiring preview link that opens the draft without a sign-in."""
+prefix, and the signed, expiring preview link that opens the draft without a sign-in (revoked with every other
+signed link of the organization when its `link_epoch` is bumped)."""
 
 from django.conf import settings
 
@@ -23,15 +24,17 @@ def page_path(page_slug: str, is_homepage: bool, locale: str | None = None, defa
     return path
 
 
-def preview_token(website_id: int) -> str:
-    return _PREVIEW_TOKENS.make(str(website_id))
+def preview_token(website_id: int, link_epoch: int) -> str:
+    return _PREVIEW_TOKENS.make(str(website_id), link_epoch)
 
 
-def preview_url(website_id: int, slug: str, domain: str | None) -> str:
-    return f"{site_url(slug, domain)}/_preview/{preview_token(website_id)}/"
+def preview_url(website_id: int, slug: str, domain: str | None, link_epoch: int) -> str:
+    return f"{site_url(slug, domain)}/_preview/{preview_token(website_id, link_epoch)}/"
 
 
-def read_preview_token(token: str) -> int | None:
-    """The website id of a valid, unexpired preview token; None otherwise."""
-    value = _PREVIEW_TOKENS.read(token)
-    return int(value) if value is not None and value.isdigit() else None
+def read_preview_token(token: str) -> tuple[int, int] | None:
+    """(website id, organization link epoch) of a valid, unexpired preview token; None otherwise."""
+    claims = _PREVIEW_TOKENS.read(token)
+    if claims is None or not claims.value.isdigit():
+        return None
+    return int(claims.value), claims.epoch

@@ -131,6 +131,7 @@ class Release(TypedDict):
 
 WEBSITE_COLUMNS = (
     "id",
+    "organization__link_epoch",
     "name",
     "slug",
     "domain",
@@ -161,7 +162,7 @@ class WebsiteResource(Resource):
             "isActive": row["is_active"],
             "clubId": row["club_id"],
             "url": site_url(row["slug"], row["domain"]),
-            "previewUrl": preview_url(row["id"], row["slug"], row["domain"]),
+            "previewUrl": preview_url(row["id"], row["slug"], row["domain"], row["organization__link_epoch"]),
             "published": version is not None,
             "activeReleaseVersion": version,
             "lastPublishedAt": row["active_release__published_at"],

@@ -59,6 +59,11 @@ def test_every_platform_operation_states_scope_and_security(schema):
         if scope is None:
             assert oauth == [[]], (path, method)
             continue
+        if isinstance(scope, dict):  # all of several: one requirement naming each
+            assert list(scope) == ["allOf"] and len(scope["allOf"]) > 1, (path, method, scope)
+            assert set(scope["allOf"]) <= set(ALL_SCOPES), (path, method)
+            assert oauth == [scope["allOf"]], (path, method, scope, oauth)
+            continue
         # One scope is a string; any one of several is their list. Either way it names exactly the scopes the
         # security requirement accepts, one alternative each.
         named = [scope] if isinstance(scope, str) else scope

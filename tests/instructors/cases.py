@@ -2,6 +2,7 @@ import itertools
 
 from django.utils import timezone
 
+from apps.api.permissions import AllOf
 from apps.contacts.models import Contact
 from apps.instructors.models import Instructor, InstructorType, PayRatePolicy
 from apps.organizations.models import ApiKey
@@ -61,7 +62,12 @@ CASES = [
     EndpointCase("GET", "/v1/platform/instructors/{id}", "instructors:read", setup=instructor_ids),
     EndpointCase("POST", "/v1/platform/instructors", "instructors:write", body={"contact": {"firstName": "Zed"}}),
     EndpointCase("PATCH", "/v1/platform/instructors/{id}", "instructors:write", setup=instructor_ids, body={}),
-    EndpointCase("GET", "/v1/platform/instructors/{id}/calendar-feed", "instructors:read", setup=instructor_ids),
+    EndpointCase(
+        "GET",
+        "/v1/platform/instructors/{id}/calendar-feed",
+        AllOf("instructors:read", "classes:read"),
+        setup=instructor_ids,
+    ),
     EndpointCase(
         "POST", "/v1/platform/instructors/{id}/calendar-feed/rotate", "instructors:write", setup=instructor_ids, body={}
     ),

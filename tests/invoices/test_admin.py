@@ -75,7 +75,7 @@ def test_invoice_page_lists_its_lines_and_links_to_the_pdf(staff, rows, organiza
     assert [form.instance.description for form in formset.formset.forms] == ["Alpha membership"]
     links = [part.split('"')[0] for part in html.split('href="/v1/invoices/pdf/')[1:]]
     assert links
-    assert read_pdf_token(links[0]) == (organization.id, ours.pk)
+    assert read_pdf_token(links[0]) == (organization.id, ours.pk, 0)
     pdf = staff.get(f"/v1/invoices/pdf/{links[0]}")
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     changelist = staff.get("/admin/invoices/invoice/").content.decode()

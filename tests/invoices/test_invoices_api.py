@@ -34,7 +34,7 @@ def test_item_presents_every_field_with_its_lines(api, organization, contact, cl
     response = api.get(f"{URL}/{issued.id}")
     assert response.status_code == 200, response.content
     body = response.json()
-    assert read_pdf_token(_token(body)) == (organization.id, issued.id)
+    assert read_pdf_token(_token(body)) == (organization.id, issued.id, 0)
     assert body == {
         "id": issued.id,
         "number": "INV-000001",
@@ -87,7 +87,7 @@ def test_every_read_returns_a_fresh_pdf_link(api, organization, monkeypatch):
     # Eight days after the first read, the first link has expired and the link of the later read still works.
     monkeypatch.setattr(signing.time, "time", lambda: now + PDF_LINK_MAX_AGE_SECONDS + 86400)
     assert read_pdf_token(first) is None
-    assert read_pdf_token(second) == (organization.id, issued.id)
+    assert read_pdf_token(second) == (organization.id, issued.id, 0)
 
 
 def test_list_newest_issue_date_first_with_filters(api, organization, other_organization, contact, club):

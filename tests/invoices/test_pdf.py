@@ -22,7 +22,7 @@ DAY = dt.date(2026, 3, 10)
 
 
 def _path(organization_id, invoice_id) -> str:
-    return links.pdf_url(organization_id, invoice_id).removeprefix(settings.BASE_URL)
+    return links.pdf_url(organization_id, invoice_id, 0).removeprefix(settings.BASE_URL)
 
 
 def _text(response) -> str:
@@ -105,7 +105,7 @@ def test_many_lines_run_over_several_pages(organization):
 
 def test_a_tampered_token_is_not_found(organization):
     issued = invoice(organization)
-    token = links.pdf_token(organization.id, issued.id)
+    token = links.pdf_token(organization.id, issued.id, 0)
     value, timestamp, signature = token.split(":")
     for bad in (
         f"{organization.id}.{issued.id + 1}:{timestamp}:{signature}",  # another invoice under this signature
@@ -124,9 +124,9 @@ def test_a_link_expires_after_seven_days(organization, monkeypatch):
     issued = invoice(organization)
     now = time.time()
     monkeypatch.setattr(signing.time, "time", lambda: now - 8 * 86400)
-    expired = links.pdf_token(organization.id, issued.id)
+    expired = links.pdf_token(organization.id, issued.id, 0)
     monkeypatch.setattr(signing.time, "time", lambda: now - 6 * 86400)
-    still_valid = links.pdf_token(organization.id, issued.id)
+    still_valid = links.pdf_token(organization.id, issued.id, 0)
     monkeypatch.setattr(signing.time, "time", lambda: now)
     _assert_not_found(APIClient().get(f"/v1/invoices/pdf/{expired}"))
     assert APIClient().get(f"/v1/invoices/pdf/{still_valid}").status_code == 200

@@ -4,6 +4,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from apps.api.permissions import AllOf
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -45,7 +46,8 @@ FEED_DESCRIPTION = (
     calendar_feed=extend_schema(
         operation_id="instructor_calendar_feed_get",
         summary="Get an instructor's private calendar feed URL",
-        description=FEED_DESCRIPTION + "The URL stays the same until it is rotated.",
+        description=FEED_DESCRIPTION + "The URL stays the same until it is rotated (or staff revoke every feed of the "
+        "organization). Needs `classes:read` as well as `instructors:read`: the feed lists the instructor's classes.",
         parameters=[ID_PARAM],
         responses=shape_serializer(calendar_feed.CalendarFeed),
         filters=False,
@@ -72,8 +74,11 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     http_method_names = READ_WRITE
     required_scopes = crud_scopes(
         "instructors",
-        read=("list", "retrieve", "calendar_feed"),
+        read=("list", "retrieve"),
         write=("create", "partial_update", "rotate_calendar_feed"),
+        # The feed lists the instructor's classes (every visibility, with descriptions): it needs what reading
+        # those classes needs too.
+        calendar_feed=AllOf("instructors:read", "classes:read"),
     )
 
     write_serializer = InstructorCreateSerializer
@@ -89,11 +94,11 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
 
     @action(detail=True, methods=["get"], url_path="calendar-feed")
     def calendar_feed(self, request, pk=None):
-        return Response(calendar_feed.feed_body(self.get_object()))
+        return Response(calendar_feed.feed_body(self.get_object(), self.organization))
 
     @action(detail=True, methods=["post"], url_path="calendar-feed/rotate")
     def rotate_calendar_feed(self, request, pk=None):
-        return Response(calendar_feed.feed_body(calendar_feed.rotate(self.get_object())))
+        return Response(calendar_feed.feed_body(calendar_feed.rotate(self.get_object()), self.organization))
 
 
 @crud_schema_view(

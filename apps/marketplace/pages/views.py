@@ -19,9 +19,7 @@ CALENDAR_TYPE = "text/calendar; charset=utf-8"
 
 def _not_found(request, locale: str):
     labels = Labels(locale)
-    return render(
-        request, "marketplace/not_found.html", {"labels": labels.words, "locale": labels.locale}, status=404
-    )
+    return render(request, "marketplace/not_found.html", {"labels": labels.words, "locale": labels.locale}, status=404)
 
 
 @require_safe

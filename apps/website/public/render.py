@@ -347,7 +347,7 @@ def serve_site(request, website) -> HttpResponse:
         return not_found()
     if path.startswith("/_preview/"):
         token, _, rest = path[len("/_preview/") :].partition("/")
-        if read_preview_token(token) != website.pk:
+        if read_preview_token(token) != (website.pk, website.organization.link_epoch):
             return not_found()
         renderer = SiteRenderer(request, website, draft_snapshot(website), preview_base=f"/_preview/{token}")
         return renderer.serve("/" + rest)

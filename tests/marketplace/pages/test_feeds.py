@@ -155,7 +155,7 @@ def test_instructor_feed_url_is_signed_stable_and_needs_no_credential(client, cl
     make_class(club, NOW + dt.timedelta(days=181), name="Too far").instructors.add(instructor)
     make_class(club, dt.datetime(2031, 3, 25, 12, 0, tzinfo=MADRID), name="Someone else's")
 
-    reader = client_for("instructors:read")
+    reader = client_for("instructors:read classes:read")
     response = reader.get(f"/v1/platform/instructors/{instructor.id}/calendar-feed")
     assert response.status_code == 200
     body = response.json()
@@ -172,7 +172,7 @@ def test_instructor_feed_url_is_signed_stable_and_needs_no_credential(client, cl
 
 def test_rotating_revokes_the_previous_url(client, client_for, instructor):
     path = f"/v1/platform/instructors/{instructor.id}/calendar-feed"
-    old = client_for("instructors:read").get(path).json()["url"]
+    old = client_for("instructors:read classes:read").get(path).json()["url"]
     assert client.get(feed_path(old)).status_code == 200
     assert client_for("instructors:read").post(f"{path}/rotate").status_code == 403
     rotated = client_for("instructors:write").post(f"{path}/rotate")
@@ -181,20 +181,25 @@ def test_rotating_revokes_the_previous_url(client, client_for, instructor):
     assert new != old
     assert client.get(feed_path(old)).status_code == 404
     assert client.get(feed_path(new)).status_code == 200
-    assert client_for("instructors:read").get(path).json()["url"] == new
+    assert client_for("instructors:read classes:read").get(path).json()["url"] == new
 
 
 def test_a_forged_or_stale_feed_token_is_404(client, client_for, organization, instructor):
-    url = client_for("instructors:read").get(f"/v1/platform/instructors/{instructor.id}/calendar-feed").json()["url"]
+    url = (
+        client_for("instructors:read classes:read")
+        .get(f"/v1/platform/instructors/{instructor.id}/calendar-feed")
+        .json()["url"]
+    )
     path = feed_path(url)
     token = path.rsplit("/", 1)[1].removesuffix(".ics")
-    value, signature = token.split(".")
+    value, timestamp, signature = token.split(":")
     other = Instructor.objects.create(
         organization=organization, contact=Contact.objects.create(organization=organization, first_name="Max")
     )
     for forged in (
-        f"{other.id}-1.{signature}",  # another instructor's id under this signature
-        f"{value}.{signature[:-2]}xx",
+        f"{other.id}-1~0:{timestamp}:{signature}",  # another instructor's id under this signature
+        f"{value.replace('~0', '~1')}:{timestamp}:{signature}",  # another epoch
+        f"{value}:{timestamp}:{signature[:-2]}xx",
         value,
         "nonsense",
     ):
@@ -209,5 +214,5 @@ def test_a_forged_or_stale_feed_token_is_404(client, client_for, organization, i
 def test_another_organizations_instructor_is_404(client_for, other_organization):
     contact = Contact.objects.create(organization=other_organization, first_name="Zed")
     foreign = Instructor.objects.create(organization=other_organization, contact=contact)
-    response = client_for("instructors:read").get(f"/v1/platform/instructors/{foreign.id}/calendar-feed")
+    response = client_for("instructors:read classes:read").get(f"/v1/platform/instructors/{foreign.id}/calendar-feed")
     assert response.status_code == 404 and response.json()["code"] == "NOT_FOUND"
