@@ -1,5 +1,6 @@
-"""The enums of plans and memberships, used by the models and services. A plan's `visibility` uses the classes'
-`Visibility` (`Public`, `Member_only`, `Private`): the same set, one OpenAPI enum."""
+"""The enums of plans (a membership's billing frequency is its plan's; the membership's own enums are in
+apps/memberships/choices.py). A plan's `visibility` uses the classes' `Visibility` (`Public`, `Member_only`,
+`Private`): the same set, one OpenAPI enum."""
 
 from django.db import models
 
@@ -11,20 +12,6 @@ class BillingFrequency(models.TextChoices):
     QUARTERLY = "quarterly", "Quarterly"
     ANNUALLY = "annually", "Annually"
     CUSTOM = "custom", "Custom"
-
-
-class MembershipStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    PAUSED = "paused", "Paused"
-    CANCELLED = "cancelled", "Cancelled"
-    EXPIRED = "expired", "Expired"
-
-
-class MembershipPaymentStatus(models.TextChoices):
-    """Whether the membership's current period is paid (set by staff; no payment is taken through the API)."""
-
-    PAID = "paid", "Current period paid"
-    UNPAID = "unpaid", "Current period not paid"
 
 
 class CustomPeriodUnit(models.TextChoices):

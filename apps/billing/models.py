@@ -3,7 +3,7 @@ from django.db.models import Q
 
 from apps.classes.choices import Visibility
 
-from .choices import BillingFrequency, CustomPeriodUnit, MembershipPaymentStatus, MembershipStatus, SessionUnit
+from .choices import BillingFrequency, CustomPeriodUnit, SessionUnit
 
 
 class RevenueAccount(models.Model):
@@ -95,41 +95,3 @@ class Plan(models.Model):
 
     def __str__(self):
         return self.name
-
-
-class Membership(models.Model):
-    """A contact's subscription to a plan; seats and walk-ins can be drawn from it."""
-
-    organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE, related_name="memberships")
-    contact = models.ForeignKey("contacts.Contact", on_delete=models.CASCADE, related_name="memberships")
-    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="memberships")
-    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL)
-    status = models.CharField(max_length=12, choices=MembershipStatus.choices, default=MembershipStatus.ACTIVE)
-    price = models.DecimalField(max_digits=10, decimal_places=2, default=0)
-    signup_fee = models.DecimalField(max_digits=10, decimal_places=2, default=0)
-    billing_frequency = models.CharField(
-        max_length=20, choices=BillingFrequency.choices, default=BillingFrequency.MONTHLY
-    )
-    payment_status = models.CharField(
-        max_length=10, choices=MembershipPaymentStatus.choices, default=MembershipPaymentStatus.UNPAID
-    )
-    start_date = models.DateField()
-    # The last day covered (inclusive); null: open-ended (a one-time plan without a validity period).
-    end_date = models.DateField(null=True, blank=True)
-    # The first day of the next period while the membership renews; null when it does not.
-    next_billing_date = models.DateField(null=True, blank=True)
-    uses_remaining = models.IntegerField(null=True, blank=True)
-    paused_at = models.DateTimeField(null=True, blank=True)
-    resume_date = models.DateField(null=True, blank=True)
-    # A cancellation requested for the end of the period takes effect on this day (the day after the last covered).
-    cancel_at = models.DateField(null=True, blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
-    cancellation_reason = models.TextField(null=True, blank=True)
-    source = models.CharField(max_length=20, default="admin")
-    notes = models.TextField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["contact", "status"])]

@@ -12,9 +12,10 @@ from django.utils import timezone
 from apps.api.exceptions import ApiError, InvalidStateTransition, ValidationFailed
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
+from apps.memberships.models import Membership
 
 from .choices import BillingFrequency
-from .models import Membership, Plan, PlanCategory
+from .models import Plan, PlanCategory
 from .resources import PLAN
 
 RETIRED = "retired"

@@ -8,14 +8,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition
-from apps.billing.services import (
+from apps.classes.choices import ClassStatus
+from apps.domain_events.services import emit
+from apps.memberships.usage import (
     consume_use,
     lock_membership,
     validate_membership_for_class,
     validate_membership_for_club,
 )
-from apps.classes.choices import ClassStatus
-from apps.domain_events.services import emit
 
 from . import events
 from .choices import OPEN_BOOKING_STATUSES, BookingStatus, CheckInMethod

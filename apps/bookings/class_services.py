@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition
-from apps.billing.services import consume_use, lock_membership, restore_use, validate_membership_for_class
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
 from apps.domain_events.services import emit
+from apps.memberships.usage import consume_use, lock_membership, restore_use, validate_membership_for_class
 from apps.notifications.services import notify_contacts
 from apps.occupancy.queries import active_class_bookings, booked_count
 from apps.transactions.booking_charges import record_booking_charge

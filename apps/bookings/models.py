@@ -41,7 +41,7 @@ class Booking(models.Model):
     payment_fee = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
     membership = models.ForeignKey(
-        "billing.Membership", null=True, blank=True, on_delete=models.SET_NULL, related_name="bookings"
+        "memberships.Membership", null=True, blank=True, on_delete=models.SET_NULL, related_name="bookings"
     )
     entrance_method = models.CharField(max_length=20, null=True, blank=True)
     source = models.CharField(max_length=20, default="api")
@@ -128,7 +128,7 @@ class CheckIn(models.Model):
     organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
     method = models.CharField(max_length=12, choices=CheckInMethod.choices)
     booking = models.ForeignKey(Booking, null=True, blank=True, on_delete=models.SET_NULL, related_name="checkins")
-    membership = models.ForeignKey("billing.Membership", null=True, blank=True, on_delete=models.SET_NULL)
+    membership = models.ForeignKey("memberships.Membership", null=True, blank=True, on_delete=models.SET_NULL)
     class_occurrence = models.ForeignKey(
         "classes.ClassOccurrence", null=True, blank=True, on_delete=models.SET_NULL, related_name="checkins"
     )

@@ -1,9 +1,8 @@
 from django.contrib import admin
 
-from apps.billing.models import Membership
 from apps.organizations.admin_scoping import OrganizationScopedAdmin, OrganizationScopedTabularInline
 
-from .models import MembershipPeriod
+from .models import Membership, MembershipPeriod
 
 
 class MembershipPeriodInline(OrganizationScopedTabularInline):

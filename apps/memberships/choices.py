@@ -1,6 +1,20 @@
 from django.db import models
 
 
+class MembershipStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    PAUSED = "paused", "Paused"
+    CANCELLED = "cancelled", "Cancelled"
+    EXPIRED = "expired", "Expired"
+
+
+class MembershipPaymentStatus(models.TextChoices):
+    """Whether the membership's current period is paid (set by staff; no payment is taken through the API)."""
+
+    PAID = "paid", "Current period paid"
+    UNPAID = "unpaid", "Current period not paid"
+
+
 class CancelEffective(models.TextChoices):
     """When `POST /memberships/{id}/cancel` takes effect."""
 

@@ -6,12 +6,13 @@ import datetime as dt
 
 from django.utils import timezone
 
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
 from . import services
 from .choices import CancelEffective, MembershipSource
+from .models import Membership
 
 MONTHLY, PASS = "Monthly unlimited", "10-class pass"
 

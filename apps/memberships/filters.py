@@ -1,7 +1,8 @@
 """Query parameters of the memberships list."""
 
 from apps.api.filtersets import ChoiceListFilter, DateWindow, IntegerFilter, Ordering, PlatformFilterSet
-from apps.billing.choices import MembershipPaymentStatus, MembershipStatus
+
+from .choices import MembershipPaymentStatus, MembershipStatus
 
 START_HELP = "Date (`YYYY-MM-DD`): memberships starting on or after it (on `startDate`); inclusive."
 END_HELP = "Date (`YYYY-MM-DD`): memberships starting on or before it (on `startDate`); inclusive."

@@ -5,9 +5,11 @@ from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
 from apps.api.resources import Describe, Email, PresentContext, Resource
-from apps.billing import models
-from apps.billing.choices import BillingFrequency, MembershipPaymentStatus, MembershipStatus
+from apps.billing.choices import BillingFrequency
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
+
+from . import models
+from .choices import MembershipPaymentStatus, MembershipStatus
 
 
 class MembershipPlanRef(TypedDict):

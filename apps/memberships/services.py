@@ -12,7 +12,6 @@ organization's. Period arithmetic is in `periods.py`.
 
 import datetime as dt
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 from django.db.models import DateField, ExpressionWrapper, F, Q
@@ -20,8 +19,7 @@ from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ValidationFailed
 from apps.api.resources import PresentContext
-from apps.billing.choices import MembershipPaymentStatus, MembershipStatus
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.billing.revenue_accounts import revenue_account_for_plan
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
@@ -32,10 +30,11 @@ from apps.transactions.choices import TransactionPaymentStatus, TransactionSourc
 from apps.transactions.models import Transaction
 from apps.transactions.services import payload as transaction_payload
 
-from .choices import CancelEffective, MembershipSource
-from .models import MembershipPeriod
+from .choices import CancelEffective, MembershipPaymentStatus, MembershipSource, MembershipStatus
+from .models import Membership, MembershipPeriod
 from .periods import ONE_DAY, cadence_of, one_time_end, period_end, plan_cadence
 from .resources import MEMBERSHIP
+from .usage import local_today, lock_membership, locked_memberships
 
 ZERO = Decimal("0")
 OPEN = (MembershipStatus.ACTIVE, MembershipStatus.PAUSED)
@@ -56,23 +55,6 @@ API_NAMES = {
 def payload(organization, pk) -> dict:
     """The event body of membership `pk`: the API's Membership, presented with no scopes (no contact e-mail)."""
     return MEMBERSHIP.get(Membership.objects.filter(organization=organization), pk, PresentContext(organization))
-
-
-def membership_timezone(organization, club) -> ZoneInfo:
-    return ZoneInfo((getattr(club, "timezone", None) or organization.timezone) or "UTC")
-
-
-def local_today(organization, club=None, now: dt.datetime | None = None) -> dt.date:
-    """Today on the membership's clock (its club's, else the organization's)."""
-    return (now or timezone.now()).astimezone(membership_timezone(organization, club)).date()
-
-
-def _lock(membership_id: int) -> Membership:
-    return (
-        Membership.objects.select_for_update(of=("self",))
-        .select_related("plan", "club", "organization")
-        .get(pk=membership_id)
-    )
 
 
 def _membership_event(organization, type_: str, membership_id: int, changed=None):
@@ -270,7 +252,7 @@ def update_membership(membership: Membership, data: dict) -> Membership:
     organization = membership.organization
     now = timezone.now()
     with transaction.atomic():
-        locked = _lock(membership.pk)
+        locked = lock_membership(membership.pk)
         before = payload(organization, locked.pk)
         events, invoice_ids = [], []
         if "price" in data:
@@ -317,7 +299,7 @@ def pause_membership(membership: Membership, *, resume_date: dt.date | None = No
     membership admits nobody; its dates and billing run on."""
     organization = membership.organization
     with transaction.atomic():
-        locked = _lock(membership.pk)
+        locked = lock_membership(membership.pk)
         if resume_date is not None and resume_date <= local_today(organization, locked.club):
             raise ValidationFailed({"resumeDate": ["Must be after today; resume now with /resume."]})
         if locked.status != MembershipStatus.ACTIVE:
@@ -341,7 +323,7 @@ def resume_membership(membership: Membership) -> Membership:
     """paused -> active."""
     organization = membership.organization
     with transaction.atomic():
-        locked = _lock(membership.pk)
+        locked = lock_membership(membership.pk)
         if locked.status != MembershipStatus.PAUSED:
             raise InvalidStateTransition(locked.status)
         _resume(locked)
@@ -365,7 +347,7 @@ def cancel_membership(membership: Membership, *, effective=CancelEffective.IMMED
     stays; no further renewal; the worker cancels it that day). Charges already billed stay as they are."""
     organization = membership.organization
     with transaction.atomic():
-        locked = _lock(membership.pk)
+        locked = lock_membership(membership.pk)
         if locked.status not in OPEN:
             raise InvalidStateTransition(locked.status)
         if effective == CancelEffective.IMMEDIATELY:
@@ -393,7 +375,7 @@ def cancel_for_archived_contact(contact, *, reason: str | None, now) -> None:
     """Cancel the contact's active and paused memberships at once (inside the archive's transaction)."""
     ids = Membership.objects.filter(contact=contact, status__in=OPEN).order_by("id").values_list("id", flat=True)
     for membership_id in list(ids):
-        locked = _lock(membership_id)
+        locked = lock_membership(membership_id)
         if locked.status not in OPEN:
             continue
         _cancel_now(locked, reason or "Contact archived", now)
@@ -454,12 +436,7 @@ def process_membership(membership_id: int, now: dt.datetime | None = None) -> li
     non-renewing one past its `endDate` expires. Returns what was done (event types)."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = (
-            Membership.objects.select_for_update(of=("self",), skip_locked=True)
-            .select_related("plan", "club", "organization")
-            .filter(pk=membership_id, status__in=OPEN)
-            .first()
-        )
+        locked = locked_memberships(skip_locked=True).filter(pk=membership_id, status__in=OPEN).first()
         if locked is None:
             return []
         organization, plan = locked.organization, locked.plan

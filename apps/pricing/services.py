@@ -13,9 +13,9 @@ from django.db.models import Q
 
 from apps.api.exceptions import ValidationFailed
 from apps.api.validation import ensure_ends_after_start
-from apps.billing.choices import MembershipStatus
-from apps.billing.models import Membership
 from apps.clubs.models import Area
+from apps.memberships.choices import MembershipStatus
+from apps.memberships.models import Membership
 
 from . import quote as pricing
 from .choices import AdjustmentType, Audience

@@ -16,7 +16,7 @@ class Transaction(models.Model):
     contact = models.ForeignKey("contacts.Contact", null=True, blank=True, on_delete=models.SET_NULL)
     club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL)
     booking = models.ForeignKey("bookings.Booking", null=True, blank=True, on_delete=models.SET_NULL)
-    membership = models.ForeignKey("billing.Membership", null=True, blank=True, on_delete=models.SET_NULL)
+    membership = models.ForeignKey("memberships.Membership", null=True, blank=True, on_delete=models.SET_NULL)
     product = models.ForeignKey("products.Product", null=True, blank=True, on_delete=models.SET_NULL)
     revenue_account = models.ForeignKey("billing.RevenueAccount", null=True, blank=True, on_delete=models.PROTECT)
     # The invoice listing this transaction (set when `apps.invoices` issues one).

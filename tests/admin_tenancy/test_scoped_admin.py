@@ -32,7 +32,7 @@ ADMIN_MODELS = [
     ("billing", "revenueaccount"),
     ("billing", "plancategory"),
     ("billing", "plan"),
-    ("billing", "membership"),
+    ("memberships", "membership"),
     ("instructors", "instructortype"),
     ("instructors", "payratepolicy"),
     ("instructors", "instructor"),

@@ -6,12 +6,13 @@ from decimal import Decimal
 
 import pytest
 
-from apps.billing.models import Membership, Plan, PlanCategory, RevenueAccount
+from apps.billing.models import Plan, PlanCategory, RevenueAccount
 from apps.billing.revenue_accounts import revenue_account_for_plan
 from apps.classes.models import ClassType
 from apps.clubs.models import AreaType
 from apps.domain_events.models import DomainEvent
 from apps.instructors.models import InstructorType
+from apps.memberships.models import Membership
 
 URL = "/v1/platform/plans"
 CATEGORIES = "/v1/platform/plan-categories"

@@ -6,11 +6,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.classes.models import ClassOccurrence, ClassType
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
+from apps.memberships.models import Membership
 
 _seq = itertools.count(1)
 

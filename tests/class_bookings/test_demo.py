@@ -1,10 +1,11 @@
 """The billing, memberships and bookings demo seeds: idempotent, and they leave a full class with a waitlist."""
 
 from apps.billing import demo as billing_demo
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.bookings import demo as bookings_demo
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.memberships import demo as memberships_demo
+from apps.memberships.models import Membership
 from tests.class_bookings.factories import make_class, make_contact
 
 

@@ -2,10 +2,11 @@ import datetime as dt
 
 from django.utils import timezone
 
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.bookings.models import Booking, WaitlistEntry
 from apps.classes.models import ClassOccurrence
 from apps.domain_events.models import DomainEvent
+from apps.memberships.models import Membership
 from tests.bookings.factories import area_booking, contact_for
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_waitlist_entry
 

@@ -4,8 +4,9 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.contacts.models import Contact
+from apps.memberships.models import Membership
 from apps.organizations.models import ApiKey
 from tests.harness import EndpointCase
 

@@ -6,9 +6,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
 from apps.contacts.models import Contact
 from apps.memberships import services
+from apps.memberships.models import Membership
 from apps.organizations.models import StaffMembership
 
 
@@ -30,15 +31,15 @@ def staff(organization):
 
 def test_staff_browse_their_memberships_and_periods_only(staff, organization, other_organization):
     ours, theirs = _sold(organization, "Alpha"), _sold(other_organization, "Bravo")
-    listing = staff.get("/admin/billing/membership/")
+    listing = staff.get("/admin/memberships/membership/")
     assert listing.status_code == 200
     html = listing.content.decode()
     assert "Alphamember" in html and "Bravo" not in html
 
-    page = staff.get(f"/admin/billing/membership/{ours.pk}/change/")
+    page = staff.get(f"/admin/memberships/membership/{ours.pk}/change/")
     assert page.status_code == 200
     html = page.content.decode()
     assert "Membership Alpha Plan" in html  # the period's charge, read only
 
-    assert staff.get(f"/admin/billing/membership/{theirs.pk}/change/").status_code == 302  # "doesn't exist"
+    assert staff.get(f"/admin/memberships/membership/{theirs.pk}/change/").status_code == 302  # "doesn't exist"
     assert Membership.objects.filter(pk=theirs.pk).exists()

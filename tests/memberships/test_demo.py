@@ -3,8 +3,8 @@
 from collections import Counter
 
 from apps.billing import demo as billing_demo
-from apps.billing.models import Membership
 from apps.memberships import demo
+from apps.memberships.models import Membership
 from apps.transactions.models import Transaction
 from tests.class_bookings.factories import make_contact
 

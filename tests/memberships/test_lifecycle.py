@@ -8,11 +8,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from apps.billing.models import Membership
 from apps.domain_events.models import DomainEvent
 from apps.invoices.models import Invoice
 from apps.memberships import services
-from apps.memberships.models import MembershipPeriod
+from apps.memberships.models import Membership, MembershipPeriod
 from apps.memberships.tasks import run_membership_lifecycle
 from apps.transactions.models import Transaction
 from config import celery_app

@@ -8,11 +8,11 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from apps.billing.models import Membership, Plan, RevenueAccount
+from apps.billing.models import Plan, RevenueAccount
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.invoices.models import Invoice
-from apps.memberships.models import MembershipPeriod
+from apps.memberships.models import Membership, MembershipPeriod
 from apps.transactions.models import Transaction
 
 URL = "/v1/platform/memberships"

@@ -3,7 +3,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from apps.billing.models import Membership, Plan
+from apps.billing.models import Plan
+from apps.memberships.models import Membership
 from apps.pricing.models import PricingRule
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -3,11 +3,11 @@
 from rest_framework import serializers
 
 from apps.api.fields import OrganizationObjectField, StrictBooleanField, StrictCharField
-from apps.billing.models import Membership
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
+from apps.memberships.models import Membership
 
 from ..choices import (
     WRITABLE_BOOKING_STATUSES,

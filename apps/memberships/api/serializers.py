@@ -4,11 +4,10 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import OrganizationObjectField, StrictCharField, StrictDecimalField
-from apps.billing.choices import MembershipPaymentStatus
 from apps.billing.models import Plan
 from apps.contacts.models import Contact
 
-from ..choices import CancelEffective
+from ..choices import CancelEffective, MembershipPaymentStatus
 
 MONEY = {"max_digits": 10, "decimal_places": 2, "min_value": 0}
 NOTES_MAX = 5000

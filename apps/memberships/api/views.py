@@ -7,10 +7,10 @@ from rest_framework.response import Response
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
-from apps.billing.models import Membership
 
 from .. import services
 from ..filters import MembershipFilterSet
+from ..models import Membership
 from ..resources import MEMBERSHIP
 from .serializers import (
     MembershipCancelSerializer,

@@ -1,11 +1,12 @@
-"""Membership rules used when a seat or a walk-in is drawn from a membership.
-
-The plans/memberships API is built later; these helpers are what bookings and check-ins need now:
-`validate_membership_for_class`, `validate_membership_for_club` and `consume_use` (row-locked).
+"""What drawing a seat or a walk-in from a membership checks and takes (bookings and check-ins call these):
+`validate_membership_for_class`, `validate_membership_for_club`, `consume_use` and `restore_use`; and the two
+things every membership operation shares, its row lock and its clock.
 """
 
 import datetime as dt
 from zoneinfo import ZoneInfo
+
+from django.utils import timezone
 
 from apps.api.exceptions import Conflict
 
@@ -36,8 +37,32 @@ class MembershipNotValid(Conflict):
         super().__init__(message, details={"reason": reason})
 
 
-def _local_date(moment: dt.datetime, tz_name: str | None) -> dt.date:
-    return moment.astimezone(ZoneInfo(tz_name or "UTC")).date()
+def membership_timezone(organization, club) -> ZoneInfo:
+    """The clock of a membership's dates: its club's time zone, else the organization's."""
+    return ZoneInfo((getattr(club, "timezone", None) or organization.timezone) or "UTC")
+
+
+def local_date(moment: dt.datetime, organization, club) -> dt.date:
+    """The day `moment` falls on, on the clock of `club` (else the organization's)."""
+    return moment.astimezone(membership_timezone(organization, club)).date()
+
+
+def local_today(organization, club=None, now: dt.datetime | None = None) -> dt.date:
+    """Today on the membership's clock (its club's, else the organization's)."""
+    return local_date(now or timezone.now(), organization, club)
+
+
+def locked_memberships(*, skip_locked: bool = False):
+    """Memberships row-locked as they are read, with their plan, club, organization and contact (inside
+    `transaction.atomic()`); `skip_locked` passes over rows another transaction holds."""
+    return Membership.objects.select_for_update(of=("self",), skip_locked=skip_locked).select_related(
+        "plan", "club", "organization", "contact"
+    )
+
+
+def lock_membership(membership_id: int) -> Membership:
+    """Reload and row-lock a membership (call inside `transaction.atomic()`)."""
+    return locked_memberships().get(pk=membership_id)
 
 
 def uses_left(membership: Membership) -> int | None:
@@ -72,7 +97,7 @@ def validate_membership_for_class(membership: Membership, occurrence, contact) -
     left when counted, the plan's `validFor.scopes` includes `classes` and, when `validFor.classTypes` is not
     empty, the class's type is listed; a membership or plan bound to a club only covers that club.
     """
-    on = _local_date(occurrence.start_time, occurrence.club.timezone)
+    on = local_date(occurrence.start_time, membership.organization, occurrence.club)
     _validate_common(membership, contact=contact, club=occurrence.club, on=on)
     valid_for = membership.plan.valid_for or {}
     if CLASSES_SCOPE not in (valid_for.get("scopes") or []):
@@ -84,12 +109,7 @@ def validate_membership_for_class(membership: Membership, occurrence, contact) -
 
 def validate_membership_for_club(membership: Membership, club, at: dt.datetime) -> None:
     """Raise MembershipNotValid unless `membership` admits its contact to `club` at `at` (a walk-in)."""
-    _validate_common(membership, contact=None, club=club, on=_local_date(at, club.timezone))
-
-
-def lock_membership(membership_id: int) -> Membership:
-    """Reload and row-lock a membership (call inside `transaction.atomic()`)."""
-    return Membership.objects.select_for_update(of=("self",)).select_related("plan", "contact").get(pk=membership_id)
+    _validate_common(membership, contact=None, club=club, on=local_date(at, membership.organization, club))
 
 
 def consume_use(membership: Membership) -> Membership:
