@@ -1,14 +1,13 @@
 """What drawing a seat or a walk-in from a membership checks and takes (bookings and check-ins call these):
 `validate_membership_for_class`, `validate_membership_for_club`, `consume_use` and `restore_use`; and the two
-things every membership operation shares, its row lock and its clock.
+things every membership operation shares, its row lock and its clock (the kernel's: the club's, else the
+organization's).
 """
 
 import datetime as dt
-from zoneinfo import ZoneInfo
-
-from django.utils import timezone
 
 from apps.api.exceptions import Conflict
+from apps.kernel import clock
 
 from .choices import MembershipStatus
 from .models import Membership
@@ -37,19 +36,9 @@ class MembershipNotValid(Conflict):
         super().__init__(message, details={"reason": reason})
 
 
-def membership_timezone(organization, club) -> ZoneInfo:
-    """The clock of a membership's dates: its club's time zone, else the organization's."""
-    return ZoneInfo((getattr(club, "timezone", None) or organization.timezone) or "UTC")
-
-
-def local_date(moment: dt.datetime, organization, club) -> dt.date:
-    """The day `moment` falls on, on the clock of `club` (else the organization's)."""
-    return moment.astimezone(membership_timezone(organization, club)).date()
-
-
 def local_today(organization, club=None, now: dt.datetime | None = None) -> dt.date:
-    """Today on the membership's clock (its club's, else the organization's)."""
-    return local_date(now or timezone.now(), organization, club)
+    """Today on the membership's clock: its club's, else the organization's."""
+    return clock.today(club, organization, now=now)
 
 
 def locked_memberships(*, skip_locked: bool = False):
@@ -97,7 +86,7 @@ def validate_membership_for_class(membership: Membership, occurrence, contact) -
     left when counted, the plan's `validFor.scopes` includes `classes` and, when `validFor.classTypes` is not
     empty, the class's type is listed; a membership or plan bound to a club only covers that club.
     """
-    on = local_date(occurrence.start_time, membership.organization, occurrence.club)
+    on = clock.local_date(occurrence.start_time, occurrence.club, membership.organization)
     _validate_common(membership, contact=contact, club=occurrence.club, on=on)
     valid_for = membership.plan.valid_for or {}
     if CLASSES_SCOPE not in (valid_for.get("scopes") or []):
@@ -109,7 +98,7 @@ def validate_membership_for_class(membership: Membership, occurrence, contact) -
 
 def validate_membership_for_club(membership: Membership, club, at: dt.datetime) -> None:
     """Raise MembershipNotValid unless `membership` admits its contact to `club` at `at` (a walk-in)."""
-    _validate_common(membership, contact=None, club=club, on=local_date(at, membership.organization, club))
+    _validate_common(membership, contact=None, club=club, on=clock.local_date(at, club, membership.organization))
 
 
 def consume_use(membership: Membership) -> Membership:
