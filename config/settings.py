@@ -28,8 +28,19 @@ WEBSITE_PAGE_CACHE_SECONDS = env.int("WEBSITE_PAGE_CACHE_SECONDS", default=30)
 # classes, courts, clubs, pricing rules or organizations invalidates it at once (apps/marketplace/freshness.py).
 MARKETPLACE_OFFERS_CACHE_SECONDS = env.int("MARKETPLACE_OFFERS_CACHE_SECONDS", default=30)
 
+
+def _url_host(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).hostname or ""
+
+
 ALLOWED_HOSTS = env.list(
-    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST.split(':')[0]}"]
+    "ALLOWED_HOSTS",
+    default=sorted(
+        {"localhost", "127.0.0.1", "[::1]", "testserver", f".{SITE_HOST.split(':')[0]}"}
+        | {_url_host(url) for url in (BASE_URL, AUTH_URL, MCP_URL) if _url_host(url)}
+    ),
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -67,6 +78,8 @@ INSTALLED_APPS = [
     "apps.messaging",
     "apps.forms",
     "apps.website",
+    "oauth2_provider",
+    "apps.oauth",
 ]
 
 MIDDLEWARE = [
@@ -288,6 +301,47 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+# OAuth 2.1 (apps/oauth, on django-oauth-toolkit; docs/oauth.md). Lifetimes: code 10 min, access 1 h, refresh 30 days
+# rotating on every use; tokens are stored as SHA-256 checksums only; PKCE S256 only; `iss` on every redirect.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth.Client"
+OAUTH2_PROVIDER_GRANT_MODEL = "oauth.AuthorizationCode"
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth.AccessToken"
+OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth.RefreshToken"
+OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth.IDToken"
+OAUTH_ACCESS_TOKEN_SECONDS = 3600
+OAUTH_REFRESH_TOKEN_SECONDS = 30 * 86400
+# Client ID Metadata Documents are fetched from the public internet only. A development setup that serves one from
+# its own machine or network may allow private, loopback and link-local addresses (never in production).
+OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES = env.bool("OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES", default=False)
+# A CA bundle the metadata-document fetcher trusts besides the system's (a development or test certificate).
+OAUTH_CIMD_EXTRA_CA_FILE = env("OAUTH_CIMD_EXTRA_CA_FILE", default="")
+OAUTH2_PROVIDER = {
+    "OAUTH2_SERVER_CLASS": "oauthlib.oauth2.WebApplicationServer",  # authorization code + refresh only
+    "OAUTH2_VALIDATOR_CLASS": "apps.oauth.validator.PlatformOAuth2Validator",
+    "SCOPES_BACKEND_CLASS": "apps.oauth.scopes.RegistryScopes",
+    "ACCESS_TOKEN_GENERATOR": "apps.oauth.tokens.access_token",
+    "REFRESH_TOKEN_GENERATOR": "apps.oauth.tokens.refresh_token",
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 600,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": OAUTH_ACCESS_TOKEN_SECONDS,
+    # django-oauth-toolkit counts a refresh token's life from its access token's expiry.
+    "REFRESH_TOKEN_EXPIRE_SECONDS": OAUTH_REFRESH_TOKEN_SECONDS - OAUTH_ACCESS_TOKEN_SECONDS,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "PKCE_REQUIRED": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "REQUEST_APPROVAL_PROMPT": "force",
 }
 
 LOGGING = {

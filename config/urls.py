@@ -41,6 +41,7 @@ MARKETPLACE_PREFIX = urlsplit(settings.MARKETPLACE_URL).path.strip("/")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("", include("apps.oauth.urls")),
     path("readyz", readyz, name="readyz"),
     path("v1/platform/", include(platform_urls)),
     # Public: the signed link is the credential (apps/invoices/links.py). Before the catch-all 404 below.

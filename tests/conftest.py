@@ -63,6 +63,28 @@ def client_for(make_token):
 
 
 @pytest.fixture
+def make_oauth_token(organization, django_user_model):
+    """make_oauth_token(scopes="*", organization=None, resource=None) -> an OAuth access token, as the token
+    endpoint issues it after consent (a grant of a test client, by a user of that organization)."""
+    from apps.oauth.services import issue_tokens
+
+    def make(scopes="*", organization_=None, resource=None, client_name="Test client"):
+        user = django_user_model.objects.create_user(
+            username=f"oauth-user-{django_user_model.objects.count()}", password="correct-horse-battery"
+        )
+        _, access, _ = issue_tokens(
+            organization=organization_ or organization,
+            user=user,
+            scopes=scopes,
+            resource=resource,
+            client_name=client_name,
+        )
+        return access
+
+    return make
+
+
+@pytest.fixture
 def api(client_for):
     """A full-access client of `organization`."""
     return client_for("*")

@@ -16,6 +16,7 @@ LAYERS = (
     "kernel",
     "api",
     "organizations",
+    "oauth",
     "domain_events",
     "notifications",
     "billing",
@@ -49,6 +50,7 @@ SCHEMA_MODULES = ("models", "choices")
 # populated; signal receivers and system checks are connected there because importing them earlier would import
 # models before the registry exists.
 FUNCTION_IMPORTS_ALLOWED = {
+    ("apps.oauth.apps", "apps.oauth.authentication"): "registers the OAuth token as a bearer credential in ready()",
     ("apps.organizations.apps", "apps.organizations.checks"): "registers the deploy checks in ready()",
     ("apps.bookings.apps", "apps.bookings.contact_archive"): "connects the contact_archived receiver in ready()",
     ("apps.memberships.apps", "apps.memberships.contact_archive"): "connects the contact_archived receiver in ready()",

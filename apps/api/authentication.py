@@ -1,4 +1,4 @@
-"""Bearer authentication for the Platform API: customer API keys (OAuth tokens plug in beside it)."""
+"""Bearer authentication for the Platform API and MCP: customer API keys and OAuth access tokens."""
 
 from datetime import timedelta
 
@@ -78,7 +78,7 @@ class KeyLookup:
         return lookup.fetch(connection, prefix)
 
 
-def authenticate_api_key(token: str) -> Credential | None:
+def authenticate_api_key(token: str, resource: str | None = None) -> Credential | None:
     """The credential for an API key token; None when the token is not an API key at all."""
     prefix = ApiKey.split_token(token)
     if prefix is None:
@@ -95,27 +95,42 @@ def authenticate_api_key(token: str) -> Credential | None:
     return Credential.build("api_key", key.pk, key.name, key.organization, key.scopes)
 
 
-# Each resolver takes a bearer token and returns a Credential, None (not its kind) or raises Unauthenticated.
+# Each resolver takes a bearer token and the resource it is used at (OAuth tokens are bound to one, RFC 8707;
+# None is the Platform API) and returns a Credential, None (not its kind) or raises Unauthenticated. The OAuth
+# access token resolver registers itself when its app is ready (apps.oauth.authentication).
 CREDENTIAL_RESOLVERS = [authenticate_api_key]
 
 
-def resolve_credential(token: str) -> Credential:
+def register_resolver(resolver):
+    if resolver not in CREDENTIAL_RESOLVERS:
+        CREDENTIAL_RESOLVERS.append(resolver)
+
+
+def resolve_credential(token: str, resource: str | None = None) -> Credential:
     for resolver in CREDENTIAL_RESOLVERS:
-        credential = resolver(token)
+        credential = resolver(token, resource)
         if credential is not None:
             check_organization(credential.organization)
             return credential
     raise Unauthenticated("The bearer credential is not recognised.")
 
 
+def request_resource(request) -> str | None:
+    """The protected resource a request is served by: the view's `oauth_resource` (the MCP server declares
+    `apps.oauth.resources.mcp_resource()`), else None, the Platform API."""
+    view = (getattr(request, "parser_context", None) or {}).get("view")
+    return getattr(view, "oauth_resource", None)
+
+
 class ApiKeyAuthentication(BaseAuthentication):
-    """Sets `request.auth` to a Credential and `request.organization`; missing credential is a 401."""
+    """Any bearer credential (API key or OAuth access token): sets `request.auth` to a Credential and
+    `request.organization`; a missing credential is a 401."""
 
     def authenticate(self, request):
         token = bearer_token(request)
         if token is None:
             raise Unauthenticated()
-        credential = resolve_credential(token)
+        credential = resolve_credential(token, request_resource(request))
         request.organization = credential.organization
         request._request.organization = credential.organization
         request._request.credential = credential

@@ -7,7 +7,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from .permissions import NO_SCOPE, AllOf, required_scope_for, sorted_any_of
-from .scopes import ALL_SCOPES
+from .scopes import ALL_SCOPES, describe
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 SCOPE_ERROR_REF = {"$ref": "#/components/schemas/InsufficientScopeError"}
@@ -263,7 +263,7 @@ def add_security_schemes(result, generator, request, public):
                         "authorizationUrl": f"{settings.AUTH_URL}/oauth/authorize",
                         "tokenUrl": f"{settings.BASE_URL}/v1/mcp/oauth/token",
                         "refreshUrl": f"{settings.BASE_URL}/v1/mcp/oauth/token",
-                        "scopes": {s: s for s in ("*",) + ALL_SCOPES},
+                        "scopes": {s: describe(s) for s in ("*",) + ALL_SCOPES},
                     }
                 },
             },

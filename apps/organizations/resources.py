@@ -1,9 +1,9 @@
 """Shapes of the caller's identity (`/me`) and organization settings: single objects, presented from the model."""
 
 import datetime as dt
-from typing import Annotated, TypedDict
+from typing import Annotated, Literal, TypedDict
 
-from apps.api.resources import FieldOptions, shape_serializer
+from apps.api.resources import Describe, FieldOptions, shape_serializer
 
 from . import services
 
@@ -45,7 +45,13 @@ class MeResource(TypedDict):
     actions: list[str]
 
 
+class MeCredential(TypedDict):
+    type: Annotated[Literal["api_key", "oauth"], Describe("An API key, or an OAuth access token")]
+    name: Annotated[str, Describe("The API key's name, or the name of the OAuth client the token was granted to")]
+
+
 class Me(TypedDict):
+    credential: MeCredential
     organization: MeOrganization
     scopes: list[str]
     effectiveScopes: list[str]

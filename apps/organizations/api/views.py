@@ -27,6 +27,7 @@ class MeView(PlatformAPIView):
         scopes = [WILDCARD] if credential.full_access else list(credential.scopes)
         return Response(
             {
+                "credential": {"type": credential.kind, "name": credential.name},
                 "organization": {"id": organization.id, "currency": organization.currency},
                 "scopes": scopes,
                 "effectiveScopes": ordered(credential.effective_scopes),

@@ -1,0 +1,28 @@
+"""Routes of the authorization server; included once from config/urls.py."""
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.urls import path, re_path
+
+from . import metadata
+
+MCP_PREFIX = urlsplit(settings.MCP_URL).path.strip("/")
+AUTH_PREFIX = urlsplit(settings.AUTH_URL).path.strip("/")
+
+well_known_urlpatterns = [
+    path(".well-known/oauth-authorization-server", metadata.authorization_server_view, name="oauth-server-metadata"),
+    path(".well-known/oauth-protected-resource", metadata.protected_resource_view, name="oauth-resource-metadata"),
+    re_path(r"^\.well-known/oauth-protected-resource/(?P<suffix>.+)$", metadata.protected_resource_view),
+]
+if MCP_PREFIX:
+    # `{MCP_URL}/.well-known/oauth-protected-resource`, the URL the MCP server's 401 names.
+    well_known_urlpatterns += [
+        path(f"{MCP_PREFIX}/.well-known/oauth-protected-resource", metadata.protected_resource_view),
+        re_path(
+            rf"^{MCP_PREFIX}/\.well-known/oauth-protected-resource/(?P<suffix>.+)$", metadata.protected_resource_view
+        ),
+        path(f"{MCP_PREFIX}/.well-known/oauth-authorization-server", metadata.authorization_server_view),
+    ]
+
+urlpatterns = well_known_urlpatterns
