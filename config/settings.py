@@ -204,6 +204,13 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+# The public pages (club sites, form pages, marketplace pages) run no script: the policy forbids all of it.
+# apps/api/page_security.py applies it with the rest of the security headers.
+PUBLIC_PAGE_CSP = env(
+    "PUBLIC_PAGE_CSP",
+    default="default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; "
+    "media-src 'self' https:; font-src 'self' https:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+)
 
 # Platform API behaviour
 RATE_LIMIT_MULTIPLIER = env.float("RATE_LIMIT_MULTIPLIER", default=1.0)

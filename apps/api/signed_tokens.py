@@ -1,5 +1,5 @@
 """Signed tokens for links and forms that carry their own proof (no credential): a value signed with the project's
-`SECRET_KEY` under a purpose-specific salt, a timestamp, and an epoch claim.
+`SECRET_KEY` under a purpose-specific salt, a timestamp (unless the token never expires), and an epoch claim.
 
 The epoch is a counter kept by whoever may revoke the links (an organization's `link_epoch` for invoice PDFs and
 website previews, its `calendar_feed_epoch` for instructor feeds): the reader compares the token's epoch with the
@@ -22,18 +22,28 @@ class Claims(NamedTuple):
 
 class ExpiringToken:
     def __init__(self, salt: str, max_age_seconds: int | None):
-        """`max_age_seconds=None`: the token never expires (revoked only through its epoch or its value)."""
+        """`max_age_seconds=None`: the token never expires (revoked only through its epoch or its value) and
+        carries no timestamp, so the same value and epoch always make the same token (a stable feed URL)."""
         self.salt = salt
         self.max_age_seconds = max_age_seconds
 
+    def _signer(self) -> signing.Signer:
+        if self.max_age_seconds is None:
+            return signing.Signer(salt=self.salt)
+        return signing.TimestampSigner(salt=self.salt)
+
     def make(self, value: str, epoch: int = 0) -> str:
-        return signing.TimestampSigner(salt=self.salt).sign(f"{value}{EPOCH_SEPARATOR}{int(epoch)}")
+        return self._signer().sign(f"{value}{EPOCH_SEPARATOR}{int(epoch)}")
 
     def read(self, token: str) -> Claims | None:
         """The signed value and epoch of a token that is genuine and not older than `max_age_seconds`; None
         otherwise (a bad signature, expired, or made before epochs were signed). The caller compares the epoch."""
         try:
-            signed = signing.TimestampSigner(salt=self.salt).unsign(token, max_age=self.max_age_seconds)
+            signer = self._signer()
+            if self.max_age_seconds is None:
+                signed = signer.unsign(token)
+            else:
+                signed = signer.unsign(token, max_age=self.max_age_seconds)
         except signing.BadSignature:  # SignatureExpired is a BadSignature too
             return None
         value, separator, epoch = signed.rpartition(EPOCH_SEPARATOR)

@@ -45,11 +45,8 @@ def form_route(path: str) -> tuple[str | None, str] | None:
 
 def _respond(body: str, status=200) -> HttpResponse:
     response = HttpResponse(body.encode(), content_type="text/html; charset=utf-8", status=status)
-    response["Cache-Control"] = "private, no-store"
-    response["X-Content-Type-Options"] = "nosniff"
-    response["X-Frame-Options"] = "SAMEORIGIN"
-    response["Referrer-Policy"] = "strict-origin-when-cross-origin"
-    return response
+    response["Cache-Control"] = "private, no-store"  # the token is per visitor
+    return response  # the security headers are the site chain's (apps/api/page_security.py)
 
 
 def _message_page(locale: str, title: str, message: str, status: int) -> HttpResponse:

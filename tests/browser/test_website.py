@@ -32,6 +32,12 @@ def site_page(monkeypatch, live_server, settings):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.set_default_timeout(15_000)
+        # Records what the page's Content-Security-Policy blocks (an init script is not subject to it).
+        context.add_init_script(
+            "window.__cspViolations = [];"
+            "document.addEventListener('securitypolicyviolation', e => window.__cspViolations.push("
+            "e.violatedDirective + ' ' + e.blockedURI));"
+        )
         try:
             yield context.new_page()
         finally:
@@ -71,7 +77,9 @@ def test_a_visitor_reads_the_published_site(transactional_db, live_server, organ
     url = api.get(BASE).json()["url"]
 
     page = site_page
-    page.goto(f"{url}/")
+    response = page.goto(f"{url}/")
+    assert "script-src 'none'" in response.headers["content-security-policy"]
+    assert response.headers["x-frame-options"] == "DENY"
     assert page.locator("h1").inner_text() == "Play padel in Madrid"
     plan = page.locator(".plan").first
     assert "Unlimited" in plan.inner_text() and "€49.90" in plan.inner_text()
@@ -95,6 +103,7 @@ def test_a_visitor_reads_the_published_site(transactional_db, live_server, organ
     page.wait_for_url(f"{url}/about")
     assert page.locator("h1").inner_text() == "About us"
     assert "Courts since 1999." in page.locator(".text").inner_text()
+    assert page.evaluate("window.__cspViolations") == []  # the theme's inline style and everything else loads
     assert serious_violations(page) == []
 
 

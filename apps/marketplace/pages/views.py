@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from apps.api.page_security import public_page
 from apps.instructors.calendar_feed import instructor_for_token
 
 from .feeds import club_feed, instructor_feed
@@ -22,6 +23,7 @@ def _not_found(request, locale: str):
     return render(request, "marketplace/not_found.html", {"labels": labels.words, "locale": labels.locale}, status=404)
 
 
+@public_page
 @require_safe
 def club_page(request, slug: str):
     club = listed_club(slug)
@@ -45,6 +47,7 @@ def club_page(request, slug: str):
     return render(request, "marketplace/club.html", context)
 
 
+@public_page
 @require_safe
 def club_classes_ics(request, slug: str):
     club = listed_club(slug)
@@ -55,6 +58,7 @@ def club_classes_ics(request, slug: str):
     return response
 
 
+@public_page
 @require_safe
 def instructor_calendar(request, token: str):
     instructor = instructor_for_token(token)
