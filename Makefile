@@ -57,7 +57,7 @@ bench: install services
 		$(BIN)/python bench/run.py
 
 worker: install dotenv
-	$(BIN)/celery -A config worker -l info
+	$(BIN)/celery -A config worker -Q celery,webhooks -l info
 
 beat: install dotenv
 	$(BIN)/celery -A config beat -l info

@@ -24,6 +24,14 @@ SITE_HOST = env("SITE_HOST", default="sites.localhost")
 SITE_SCHEME = env("SITE_SCHEME", default="https")
 # How long a rendered page of a published website is reused (its live plans and classes may lag that long).
 WEBSITE_PAGE_CACHE_SECONDS = env.int("WEBSITE_PAGE_CACHE_SECONDS", default=30)
+# Webhooks (docs/webhooks.md). UNSAFE in production: true lets subscriptions use http:// and private, loopback
+# and link-local addresses (development and tests only).
+WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=False)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+WEBHOOK_LEASE_SECONDS = env.int("WEBHOOK_LEASE_SECONDS", default=60)
+WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION = env.int("WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION", default=4)
+WEBHOOK_COUNTDOWN_MAX_SECONDS = env.int("WEBHOOK_COUNTDOWN_MAX_SECONDS", default=300)
+WEBHOOK_RETENTION_DAYS = 30
 # How long an offer search is reused for identical searches in the same minute; any write to bookings, blocks,
 # classes, courts, clubs, pricing rules or organizations invalidates it at once (apps/marketplace/freshness.py).
 MARKETPLACE_OFFERS_CACHE_SECONDS = env.int("MARKETPLACE_OFFERS_CACHE_SECONDS", default=30)
@@ -80,6 +88,7 @@ INSTALLED_APPS = [
     "apps.website",
     "oauth2_provider",
     "apps.oauth",
+    "apps.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -155,7 +164,16 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-notification-deliveries": {"task": "apps.notifications.tasks.purge_delivery_records", "schedule": 86400},
     "resume-stalled-message-sends": {"task": "apps.messaging.tasks.resume_stalled_sends", "schedule": 600},
+    # Webhooks: relay events a crashed process left behind, then queue due retries and lost or leased-out
+    # deliveries; warn and disable failing subscriptions; trim the delivery log and the outbox (30 days).
+    "webhooks-relay-missed": {"task": "apps.webhooks.relay.relay_missed", "schedule": 10},
+    "webhooks-sweep": {"task": "apps.webhooks.tasks.sweep", "schedule": env.int("WEBHOOK_SWEEP_SECONDS", default=10)},
+    "webhooks-check-failing": {"task": "apps.webhooks.tasks.check_failing_subscriptions", "schedule": 900},
+    "webhooks-trim": {"task": "apps.webhooks.tasks.trim", "schedule": 3600},
 }
+# Webhook work has its own queue: run a worker with `-Q webhooks` (or `-Q celery,webhooks`), see docs/webhooks.md.
+WEBHOOK_QUEUE = env("WEBHOOK_QUEUE", default="webhooks")
+CELERY_TASK_ROUTES = {"apps.webhooks.*": {"queue": WEBHOOK_QUEUE}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

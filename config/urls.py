@@ -32,6 +32,7 @@ platform_urls = [
     path("", include("apps.website.api.urls")),
     path("", include("apps.memberships.api.urls")),
     path("", include("apps.events.api.urls")),
+    path("", include("apps.webhooks.api.urls")),
 ]
 
 # The marketplace pages are served under the path part of MARKETPLACE_URL ("/marketplace" by default; none when the

@@ -39,6 +39,7 @@ LAYERS = (
     "forms",
     "website",
     "marketplace",
+    "webhooks",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django
@@ -57,6 +58,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     ("apps.billing.apps", "apps.billing.organization_setup"): "connects the default sales account receiver in ready()",
     ("apps.website.apps", "apps.website.organization_setup"): "connects the default website receiver in ready()",
     ("apps.marketplace.apps", "apps.marketplace.freshness"): "connects the offer cache's invalidation in ready()",
+    ("apps.webhooks.apps", "apps.webhooks.relay"): "connects the outbox relay in ready()",
 }
 
 

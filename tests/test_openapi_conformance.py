@@ -22,8 +22,11 @@ from rest_framework.test import APIClient
 
 from apps.billing.models import RevenueAccount
 from apps.messaging.models import Message
+from apps.webhooks.models import WebhookSubscription
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
 from tests.invoices.factories import invoice
+from tests.webhooks.factories import PUBLIC_URL, make_delivery
+from tests.webhooks.factories import make_event as make_webhook_event
 
 PLATFORM = "/v1/platform"
 MADRID = ZoneInfo("Europe/Madrid")
@@ -987,6 +990,39 @@ def test_events_tickets_verbs_and_event_bookings(c, api, organization, club, con
     c(api, "post", PLATFORM + "/events/{id}/cancel", 409, id=full["id"], data={})
     assert c(api, "get", PLATFORM + "/bookings/{id}", 200, id=booking["id"])["status"] == "cancelled"
     c(api, "delete", PLATFORM + "/events/{id}", 204, id=copy["id"])
+
+
+def test_webhooks_deliveries_and_event_feed(c, api, organization):
+    created = c(
+        api,
+        "post",
+        f"{PLATFORM}/webhooks",
+        201,
+        data={"url": PUBLIC_URL, "events": ["booking.created", "contact.updated"], "description": "CRM"},
+    )
+    assert created["secret"].startswith("whsec_")
+    c(api, "get", f"{PLATFORM}/webhooks", 200)
+    fetched = c(api, "get", PLATFORM + "/webhooks/{id}", 200, id=created["id"])
+    assert "secret" not in fetched
+    c(api, "patch", PLATFORM + "/webhooks/{id}", 200, id=created["id"], data={"isActive": True})
+    c(api, "post", PLATFORM + "/webhooks/{id}/rotate-secret", 200, id=created["id"])
+    event = make_webhook_event(organization, "contact.updated", {"id": 5}, changed_fields=["email"])
+    delivery = make_delivery(WebhookSubscription.objects.get(pk=created["id"]), event, attempts=1)
+    c(api, "get", PLATFORM + "/webhooks/{id}/deliveries", 200, id=created["id"])
+    c(
+        api,
+        "post",
+        PLATFORM + "/webhooks/{id}/deliveries/{delivery_id}/redeliver",
+        201,
+        id=created["id"],
+        delivery_id=delivery.id,
+    )
+    since = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)).isoformat()
+    c(api, "post", PLATFORM + "/webhooks/{id}/replay", 202, id=created["id"], data={"since": since})
+    page = c(api, "get", f"{PLATFORM}/webhook-events", 200)
+    assert page["data"][0]["changedFields"] == ["email"]
+    c(api, "get", PLATFORM + "/webhook-events/{id}", 200, id=event.id)
+    c(api, "delete", PLATFORM + "/webhooks/{id}", 204, id=created["id"])
 
 
 def test_the_check_catches_drift(document):

@@ -17,6 +17,9 @@ Type mapping (`shape_serializer`): `int`, `str`, `float`, `bool`, `datetime`, `d
 `list[X]`, `X | None` (nullable), `Literal[...]` or a `Choices` class (enum), a nested `TypedDict` (its own
 component, named after the class), `NotRequired[X]` (key only present sometimes) and
 `Annotated[X, Describe("...")]` / `Annotated[X, FieldOptions(...)]` for a description or other field options.
+`Annotated[X, RequiresScope("contacts:read")]` marks a value shown only to a credential holding that scope: the
+resource's `present` checks it with `ctx.allows(...)`, and `redact` applies the same declaration to a body
+presented with every scope (event payloads, rendered later under a webhook subscription's or a caller's scopes).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from rest_framework import serializers
 from .exceptions import NotFound
 from .fastread import ValuesPage, fetch_values
 from .presenters import resolve_translation
+from .scopes import ALL_SCOPES_SET
 
 
 @dataclass
@@ -64,8 +68,14 @@ class PresentContext:
 
     def allows(self, scope: str) -> bool:
         """Whether the caller holds `scope` (contact e-mails are shown only with `contacts:read`); event payloads
-        are presented with no scopes."""
+        are presented with every scope and narrowed by `redact` when they are sent or read."""
         return scope in self.scopes
+
+    @classmethod
+    def for_event(cls, organization) -> PresentContext:
+        """An event payload: every scope, so the stored body is complete; webhooks and the event feed `redact` it
+        to the reader's scopes."""
+        return cls(organization=organization, scopes=ALL_SCOPES_SET)
 
     @classmethod
     def for_request(cls, request) -> PresentContext:
@@ -143,6 +153,67 @@ class FieldOptions(dict):
 
 def Describe(text: str) -> FieldOptions:  # noqa: N802 - reads as an annotation
     return FieldOptions(help_text=text)
+
+
+@dataclass(frozen=True)
+class RequiresScope:
+    """`Annotated[...]` metadata: the value is shown only to a credential holding `scope` (null otherwise)."""
+
+    scope: str
+
+
+def redact(shape: type, body, scopes) -> Any:
+    """`body` (presented with every scope) as a credential holding `scopes` sees it: each value its shape marks
+    `RequiresScope(s)` becomes null without `s`, in nested shapes and lists of shapes too."""
+    if not isinstance(body, dict):
+        return body
+    out = dict(body)
+    for name, hint in _scoped_hints(shape):
+        if name not in out:
+            continue
+        scope, nested = hint
+        if scope is not None and scope not in scopes:
+            out[name] = None
+        elif nested is not None and out[name] is not None:
+            value = out[name]
+            out[name] = (
+                [redact(nested, v, scopes) for v in value] if isinstance(value, list) else redact(nested, value, scopes)
+            )
+    return out
+
+
+_SCOPED_HINTS: dict[type, list] = {}
+
+
+def _scoped_hints(shape: type) -> list:
+    """(key, (required scope | None, nested shape | None)) for the keys of `shape` that `redact` looks at."""
+    try:
+        return _SCOPED_HINTS[shape]
+    except KeyError:
+        pass
+    found = []
+    for name, hint in typing.get_type_hints(shape, include_extras=True).items():
+        scope = None
+        if typing.get_origin(hint) is typing.Annotated:
+            hint, *extras = typing.get_args(hint)
+            scope = next((e.scope for e in extras if isinstance(e, RequiresScope)), None)
+        nested = _nested_shape(hint)
+        if scope is not None or (nested is not None and _scoped_hints(nested)):
+            found.append((name, (scope, nested)))
+    _SCOPED_HINTS[shape] = found
+    return found
+
+
+def _nested_shape(hint):
+    origin = typing.get_origin(hint)
+    if origin is typing.NotRequired or origin is typing.Annotated:
+        return _nested_shape(typing.get_args(hint)[0])
+    if origin in (types.UnionType, typing.Union):
+        members = [m for m in typing.get_args(hint) if m is not type(None)]
+        return _nested_shape(members[0]) if len(members) == 1 else None
+    if origin is list:
+        return _nested_shape(typing.get_args(hint)[0])
+    return hint if is_shape(hint) else None
 
 
 Email = typing.NewType("Email", str)  # a string documented with `format: email`

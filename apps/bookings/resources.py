@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
-from apps.api.resources import Describe, Email, PresentContext, Resource
+from apps.api.resources import Describe, Email, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 from . import models
@@ -53,7 +53,7 @@ class Player(TypedDict):
     id: int
     contactId: int | None
     name: str
-    email: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP)]
+    email: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     isOrganizer: bool
     createdAt: dt.datetime
 
@@ -93,7 +93,7 @@ class Booking(TypedDict):
     eventId: int | None
     contactId: int | None
     contactName: str | None
-    contactEmail: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP)]
+    contactEmail: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     bookerName: str | None
     startTime: dt.datetime
     endTime: dt.datetime
@@ -216,7 +216,7 @@ class ClassBooking(TypedDict):
     contactId: Annotated[int | None, Describe("Null for an anonymous seat.")]
     contactName: str | None
     bookerName: Annotated[str | None, Describe("Who paid, for an anonymous seat sold in an order.")]
-    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     status: BookingStatus
     source: str | None
     startTime: dt.datetime
@@ -280,7 +280,7 @@ class WaitlistEntry(TypedDict):
     classId: int
     contactId: int
     contactName: str | None
-    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     position: int
     status: WaitlistStatus
     bookingId: int | None
@@ -375,8 +375,8 @@ CHECK_IN = CheckInResource()
 
 
 def event_context(organization) -> PresentContext:
-    """Event payloads: presented with no scopes (no contact e-mails)."""
-    return PresentContext(organization)
+    """Event payloads: presented with every scope; webhooks and the event feed redact them to their reader's."""
+    return PresentContext.for_event(organization)
 
 
 def waitlist_event_data(entry_id):

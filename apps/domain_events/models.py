@@ -10,7 +10,16 @@ class DomainEvent(models.Model):
     data = models.JSONField()
     changed_fields = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Set after the commit by the relay (apps.webhooks), in commit order per organization: the event feed's order
+    # and cursor. Null until relayed; the relay's sweep picks up rows a crashed process left null.
+    sequence = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at"]
-        indexes = [models.Index(fields=["organization", "type", "created_at"])]
+        indexes = [
+            models.Index(fields=["organization", "type", "created_at"]),
+            models.Index(fields=["organization", "sequence"], name="domain_event_org_sequence"),
+            models.Index(
+                fields=["created_at"], name="domain_event_unrelayed", condition=models.Q(sequence__isnull=True)
+            ),
+        ]

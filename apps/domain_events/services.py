@@ -6,6 +6,7 @@ fan-out to the handlers registered with `subscribe` (the webhooks) waits for the
 logged and leaves the stored event in place.
 """
 
+import logging
 import os
 import time
 
@@ -16,7 +17,10 @@ from apps.api.renderers import dumps
 
 from .models import DomainEvent
 
+logger = logging.getLogger("apps.domain_events")
+
 _subscribers = []
+_batch_subscribers = []
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -37,14 +41,30 @@ def subscribe(handler):
     return handler
 
 
+def subscribe_batch(handler):
+    """Register `handler(events)`, called once per committed `emit_many` with all of its events (the webhooks relay:
+    one fan-out for a series of 520 occurrences, not 520)."""
+    _batch_subscribers.append(handler)
+    return handler
+
+
 def _payload(data):
     return orjson.loads(dumps(data() if callable(data) else data))
 
 
 def _notify_subscribers(events):
+    # Each handler on its own: one failing (logged) does not keep the others from running.
+    for handler in _batch_subscribers:
+        try:
+            handler(events)
+        except Exception:
+            logger.exception("Domain event handler %r failed", handler)
     for event in events:
         for handler in _subscribers:
-            handler(event)
+            try:
+                handler(event)
+            except Exception:
+                logger.exception("Domain event handler %r failed", handler)
 
 
 def emit(organization, type: str, data, changed_fields=None):

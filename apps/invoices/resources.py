@@ -5,7 +5,7 @@ from collections import defaultdict
 from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
-from apps.api.resources import Describe, PresentContext, Resource
+from apps.api.resources import Describe, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 from . import models
@@ -27,7 +27,7 @@ class Invoice(TypedDict):
     status: InvoiceStatus
     contactId: int | None
     contactName: str | None
-    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     clubId: int | None
     issueDate: dt.date
     dueDate: dt.date

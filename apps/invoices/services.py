@@ -28,8 +28,8 @@ NUMBER_FORMAT = "INV-{:06d}"
 
 
 def payload(organization, pk) -> dict:
-    """The event body of invoice `pk`: the API's Invoice, presented with no scopes."""
-    return INVOICE.get(Invoice.objects.filter(organization=organization), pk, PresentContext(organization))
+    """The event body of invoice `pk`: the API's Invoice, presented for an event (every scope)."""
+    return INVOICE.get(Invoice.objects.filter(organization=organization), pk, PresentContext.for_event(organization))
 
 
 def organization_today(organization) -> dt.date:

@@ -4,7 +4,7 @@ import datetime as dt
 from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
-from apps.api.resources import Describe, Email, PresentContext, Resource
+from apps.api.resources import Describe, Email, PresentContext, RequiresScope, Resource
 from apps.billing.choices import BillingFrequency
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
@@ -21,7 +21,7 @@ class Membership(TypedDict):
     id: int
     contactId: int
     contactName: str | None
-    contactEmail: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP)]
+    contactEmail: Annotated[Email | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     planId: int
     plan: MembershipPlanRef
     clubId: Annotated[int | None, Describe("The plan's club when the plan is bound to one.")]

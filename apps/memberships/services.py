@@ -53,8 +53,10 @@ API_NAMES = {
 
 
 def payload(organization, pk) -> dict:
-    """The event body of membership `pk`: the API's Membership, presented with no scopes (no contact e-mail)."""
-    return MEMBERSHIP.get(Membership.objects.filter(organization=organization), pk, PresentContext(organization))
+    """The event body of membership `pk`: the API's Membership, presented for an event (every scope)."""
+    return MEMBERSHIP.get(
+        Membership.objects.filter(organization=organization), pk, PresentContext.for_event(organization)
+    )
 
 
 def _membership_event(organization, type_: str, membership_id: int, changed=None):

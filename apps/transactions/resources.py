@@ -4,7 +4,7 @@ import datetime as dt
 from typing import Annotated, TypedDict
 
 from apps.api.presenters import money
-from apps.api.resources import Describe, PresentContext, Resource
+from apps.api.resources import Describe, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
 from . import models
@@ -18,7 +18,7 @@ class Transaction(TypedDict):
     description: str
     contactId: int | None
     contactName: str | None
-    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP)]
+    contactEmail: Annotated[str | None, Describe(CONTACT_EMAIL_HELP), RequiresScope("contacts:read")]
     clubId: int | None
     bookingId: int | None
     membershipId: int | None

@@ -38,8 +38,10 @@ def rounded_amount(organization, value: Decimal, field: str = "amount") -> Decim
 
 
 def payload(organization, pk) -> dict:
-    """The event body of transaction `pk`: the API's Transaction, presented with no scopes."""
-    return TRANSACTION.get(Transaction.objects.filter(organization=organization), pk, PresentContext(organization))
+    """The event body of transaction `pk`: the API's Transaction, presented for an event (every scope)."""
+    return TRANSACTION.get(
+        Transaction.objects.filter(organization=organization), pk, PresentContext.for_event(organization)
+    )
 
 
 @transaction.atomic

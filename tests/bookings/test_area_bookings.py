@@ -9,6 +9,7 @@ from apps.clubs.models import AreaBlock
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
+from apps.webhooks.envelope import envelope
 
 from .conftest import iso
 from .factories import area_booking
@@ -104,8 +105,10 @@ def test_create_area_booking_full_shape(
     # A priced booking carries its charge (a transaction created in the same database transaction).
     assert set(events) == {"booking.created", "availability.changed", "transaction.created"}
     assert events["booking.created"].data["id"] == booking.id
-    assert events["booking.created"].data["contactEmail"] is None  # events render without contacts:read
-    assert events["booking.created"].data["players"][1]["email"] is None
+    assert events["booking.created"].data["contactEmail"] == "ana@example.com"  # stored whole (webhooks redact)
+    assert events["booking.created"].data["players"][1]["email"] == "guest@example.com"
+    blind = envelope(events["booking.created"], frozenset({"bookings:read"}))["data"]
+    assert blind["contactEmail"] is None and blind["players"][1]["email"] is None
     local_date = slot[0].astimezone(dt.timezone(dt.timedelta(hours=1))).date()  # noqa: F841 (Madrid, roughly)
     assert events["availability.changed"].data == {
         "organizationId": organization.id,

@@ -55,7 +55,7 @@ def test_join_a_full_class(api, organization, full_class, contact, django_captur
         "createdAt": body["createdAt"],
     }
     event = DomainEvent.objects.get(type="waitlist.joined")
-    assert event.data["id"] == entry.pk and event.data["contactEmail"] is None  # events hide e-mails
+    assert event.data["id"] == entry.pk and event.data["contactEmail"] == "ana@example.com"  # stored whole
     second = join(api, full_class, make_contact(organization)).json()
     assert second["position"] == 2
 

@@ -75,7 +75,7 @@ def test_booking_a_priced_ticket(api, organization, event, tickets, contact):
     )
     assert charge.description == "Summer Cup: Adult"
     created = DomainEvent.objects.get(type="booking.created")
-    assert created.data["id"] == body["id"] and created.data["contactEmail"] is None
+    assert created.data["id"] == body["id"] and created.data["contactEmail"] == body["contactEmail"]
     assert DomainEvent.objects.filter(type="transaction.created").count() == 1
     invoice = Invoice.objects.get(organization=organization)
     assert charge.invoice_id == invoice.id

@@ -50,7 +50,7 @@ def test_an_invoice_lists_its_transactions_with_totals(organization, contact):
     assert set(Transaction.objects.filter(invoice=invoice).values_list("id", flat=True)) == {first.id, fee.id}
     event = DomainEvent.objects.get(type="invoice.created")
     assert (event.data["number"], event.data["total"], event.data["amountDue"]) == ("INV-000001", 36.3, 36.3)
-    assert event.data["contactEmail"] is None  # events carry no scopes
+    assert event.data["contactEmail"] == "ana@example.com"  # stored whole; readers get it under their scopes
     assert read_pdf_token(event.data["pdfUrl"].rsplit("/", 1)[1]) == (organization.id, invoice.id, 0)
 
 

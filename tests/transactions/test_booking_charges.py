@@ -58,7 +58,7 @@ def test_a_priced_area_booking_creates_its_charge(api, organization, area, conta
         (charge.id, 24.2, 4.2, "Ana Lopez")
     ]
     event = DomainEvent.objects.get(type="transaction.created")
-    assert event.data["bookingId"] == booking.id and event.data["contactEmail"] is None
+    assert event.data["bookingId"] == booking.id and event.data["contactEmail"] == "ana@example.com"
 
 
 def test_a_free_booking_has_no_charge(api, area, contact, slot):
