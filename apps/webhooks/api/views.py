@@ -15,6 +15,7 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import (
     MAX_DB_ID,
     CreateResourceMixin,
+    DestroyResourceMixin,
     ListResourceMixin,
     PlatformViewSet,
     ResourceViewSet,
@@ -37,8 +38,6 @@ FEED_LIMIT_MAX = 500
 
 @crud_schema_view(
     "webhooks",
-    write=WebhookCreateSerializer,
-    update=WebhookUpdateSerializer,
     summaries={
         "list": "List webhook subscriptions",
         "retrieve": "Get a webhook subscription",
@@ -87,7 +86,7 @@ FEED_LIMIT_MAX = 500
     ),
 )
 @extend_schema(tags=["webhooks"])
-class WebhookViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
+class WebhookViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Where the organization's events are delivered, signed (Standard Webhooks)."""
 
     queryset = WebhookSubscription.objects.all()
@@ -100,16 +99,16 @@ class WebhookViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     update_serializer = WebhookUpdateSerializer
 
     def create(self, request, *args, **kwargs):
-        data = self.validated(WebhookCreateSerializer)
+        # The one answer besides rotate-secret that carries the secret: the resource never presents it.
+        data = self.validated(self.write_serializer)
         subscription, secret = services.create_subscription(self.organization, data, self.credential.effective_scopes)
         return self.created({**self.present(subscription.pk), "secret": secret}, subscription)
 
-    def perform_update(self, subscription, data):
-        services.update_subscription(subscription, data, self.credential.effective_scopes)
+    def update_object(self, instance, data):
+        services.update_subscription(instance, data, self.credential.effective_scopes)
 
-    def destroy(self, request, pk=None):
-        services.delete_subscription(self.get_object())
-        return Response(status=204)
+    def destroy_object(self, instance):
+        services.delete_subscription(instance)
 
     @action(detail=True, methods=["post"], url_path="rotate-secret")
     def rotate_secret(self, request, pk=None):
