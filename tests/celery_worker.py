@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextmanager
-def real_worker(settings, name: str):
-    """Start a worker, with tasks sent to the broker instead of run eagerly and the queue emptied first; yields the
-    worker process. Stops it and restores eager tasks on exit."""
+def real_worker(settings, name: str, queues=("celery",), env=None):
+    """Start a worker consuming `queues`, with tasks sent to the broker instead of run eagerly and those queues
+    emptied first; `env` adds environment variables (settings) of the worker. Yields the worker process. Stops it
+    and restores eager tasks on exit."""
     db = connection.settings_dict
     database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     broker = settings.CELERY_BROKER_URL
@@ -31,6 +32,7 @@ def real_worker(settings, name: str):
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CONN_MAX_AGE": "0",
         **server_secrets(settings),
+        **(env or {}),
     }
     # Read the app's setting before changing Django's: Celery loads its lazy config from Django settings.
     previous_eager = celery_app.conf.task_always_eager
@@ -39,10 +41,12 @@ def real_worker(settings, name: str):
     celery_app.conf.broker_url = broker
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
     cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}-{os.getpid()}@%h"]
+    cmd += ["-Q", ",".join(queues)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         with celery_app.connection_for_write() as conn:
-            conn.default_channel.queue_purge("celery")
+            for queue in queues:
+                conn.default_channel.queue_purge(queue)
         yield proc
     finally:
         celery_app.conf.task_always_eager = previous_eager

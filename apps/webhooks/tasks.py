@@ -136,7 +136,7 @@ def _trim(queryset) -> int:
         ids = list(queryset.values_list("pk", flat=True)[:TRIM_BATCH])
         if not ids:
             return deleted
-        deleted += queryset.model.objects.filter(pk__in=ids).delete()[0]
+        deleted += queryset.model.objects.filter(pk__in=ids).delete()[1].get(queryset.model._meta.label, 0)
 
 
 @shared_task(ignore_result=True)
