@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "apps.api",
     "apps.organizations",
     "apps.clubs",
+    "apps.occupancy",
     "apps.contacts",
     "apps.instructors",
     "apps.classes",

@@ -1,4 +1,4 @@
-"""Admin for clubs (opening hours, closed dates, closing date), areas, area types, blocks and the amenity catalogue.
+"""Admin for clubs (opening hours, closed dates, closing date), areas, area types and the amenity catalogue.
 
 Tenancy comes from `OrganizationScopedAdmin` (superusers see everything, other staff users only their
 organizations' rows); the amenity catalogue is shared by every organization, so only superusers change it.
@@ -17,7 +17,7 @@ from apps.organizations.admin_scoping import (
     OrganizationScopedTabularInline,
 )
 
-from .models import Amenity, Area, AreaBlock, AreaType, Club, ClubReview
+from .models import Amenity, Area, AreaType, Club, ClubReview
 from .services import WEEKDAYS
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
@@ -113,20 +113,6 @@ class AreaAdmin(OrganizationScopedAdmin):
 
     def save_model(self, request, obj, form, change):
         obj.organization_id = obj.club.organization_id
-        super().save_model(request, obj, form, change)
-
-
-@admin.register(AreaBlock)
-class AreaBlockAdmin(OrganizationScopedAdmin):
-    exclude = ("organization", "club")
-    list_display = ("area", "club", "start_time", "end_time", "reason")
-    list_filter = ("club",)
-    list_select_related = ("area", "club")
-    date_hierarchy = "start_time"
-
-    def save_model(self, request, obj, form, change):
-        obj.organization_id = obj.area.organization_id
-        obj.club_id = obj.area.club_id
         super().save_model(request, obj, form, change)
 
 

@@ -135,25 +135,3 @@ class Area(models.Model):
 
     def __str__(self):
         return f"{self.club} / {self.name}"
-
-
-class AreaBlock(models.Model):
-    """A period during which an area cannot be booked."""
-
-    organization = models.ForeignKey("organizations.Organization", on_delete=models.CASCADE)
-    club = models.ForeignKey(Club, on_delete=models.CASCADE)
-    area = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="blocks")
-    start_time = models.DateTimeField()
-    end_time = models.DateTimeField()
-    reason = models.CharField(max_length=255, null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["start_time", "id"]
-        indexes = [
-            models.Index(fields=["area", "start_time", "end_time"]),
-            models.Index(fields=["organization", "start_time", "id"], name="area_block_org_start"),
-        ]
-        constraints = [
-            models.CheckConstraint(condition=Q(end_time__gt=models.F("start_time")), name="block_end_after_start")
-        ]

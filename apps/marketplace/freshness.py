@@ -26,7 +26,7 @@ VERSION_KEY = "marketplace:availability-version"
 # What an offer is computed from: a write to any of these moves the version.
 SOURCES = (
     "bookings.Booking",
-    "clubs.AreaBlock",
+    "occupancy.AreaBlock",
     "classes.ClassOccurrence",
     "clubs.Area",
     "clubs.Club",

@@ -13,7 +13,8 @@ from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATU
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import AreaBlock
+
+from .models import AreaBlock
 
 # --- areas ---------------------------------------------------------------------------------------------------
 

@@ -11,13 +11,14 @@ from django.db import transaction
 
 from apps.api.exceptions import NotFound
 from apps.api.validation import ensure_ends_after_start
-from apps.clubs.models import Area, AreaBlock
-from apps.clubs.resources import present_block
+from apps.clubs.models import Area
 from apps.clubs.services import emit_availability_changed
 from apps.domain_events.services import emit
 
 from .errors import SlotUnavailable
+from .models import AreaBlock
 from .queries import booking_conflicts
+from .resources import present_block
 
 
 def create_block(organization, *, area: Area, start_time: dt.datetime, end_time: dt.datetime, reason=None):

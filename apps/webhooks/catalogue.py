@@ -11,7 +11,6 @@ from typing import Literal, TypedDict
 from apps.billing.resources import Plan
 from apps.bookings.resources import Booking, CheckIn, WaitlistEntry
 from apps.classes.resources import Class
-from apps.clubs.resources import AreaBlock
 from apps.contacts.resources import Contact
 from apps.content.resources import ContentItem
 from apps.events.resources import Event
@@ -19,6 +18,7 @@ from apps.forms.resources import Form
 from apps.instructors.resources import Instructor
 from apps.invoices.resources import Invoice
 from apps.memberships.resources import Membership
+from apps.occupancy.resources import AreaBlock
 from apps.transactions.resources import Transaction
 
 

@@ -13,14 +13,15 @@ from django.utils import timezone
 from apps.billing.models import Plan, PlanCategory, RevenueAccount
 from apps.bookings.models import Booking, CheckIn, Player, WaitlistEntry
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import Area, AreaBlock, AreaType, Club, ClubReview
+from apps.clubs.models import Area, AreaType, Club, ClubReview
 from apps.contacts.models import Contact
 from apps.events.models import Event, EventTicket
 from apps.instructors.models import Instructor, InstructorType, PayRatePolicy
 from apps.memberships.models import Membership
+from apps.occupancy.models import AreaBlock
 from apps.organizations.models import StaffMembership
 
-ADMIN_APPS = ("bookings", "billing", "memberships", "instructors", "clubs", "events")
+ADMIN_APPS = ("bookings", "billing", "memberships", "instructors", "clubs", "occupancy", "events")
 
 
 @dataclass

@@ -24,7 +24,7 @@ ADMIN_MODELS = [
     ("clubs", "club"),
     ("clubs", "areatype"),
     ("clubs", "area"),
-    ("clubs", "areablock"),
+    ("occupancy", "areablock"),
     ("clubs", "clubreview"),
     ("bookings", "booking"),
     ("bookings", "waitlistentry"),

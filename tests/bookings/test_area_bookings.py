@@ -5,10 +5,10 @@ import pytest
 
 from apps.bookings.models import Booking, Player
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import AreaBlock
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
+from apps.occupancy.models import AreaBlock
 from apps.webhooks.envelope import envelope
 
 from .conftest import iso

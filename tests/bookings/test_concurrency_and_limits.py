@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from apps.api import ratelimit
 from apps.bookings.models import Booking
-from apps.clubs.models import AreaBlock
+from apps.occupancy.models import AreaBlock
 from apps.organizations.models import ApiKey
 from tests.concurrency import race
 

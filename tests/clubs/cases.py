@@ -1,7 +1,8 @@
 import datetime as dt
 import itertools
 
-from apps.clubs.models import Amenity, Area, AreaBlock, AreaType, Club, ClubReview
+from apps.clubs.models import Amenity, Area, AreaType, Club, ClubReview
+from apps.occupancy.models import AreaBlock
 from tests.harness import EndpointCase
 
 _seq = itertools.count()

@@ -27,8 +27,15 @@ def staff_client(client, organization):
 
 def test_superuser_sees_every_changelist(superuser_client, organization, other_organization, area):
     make_area(other_organization)
-    for model in ("club", "area", "areatype", "areablock", "amenity", "clubreview"):
-        response = superuser_client.get(f"/admin/clubs/{model}/")
+    for model in (
+        "clubs/club",
+        "clubs/area",
+        "clubs/areatype",
+        "occupancy/areablock",
+        "clubs/amenity",
+        "clubs/clubreview",
+    ):
+        response = superuser_client.get(f"/admin/{model}/")
         assert response.status_code == 200, model
     assert superuser_client.get(f"/admin/clubs/club/{area.club_id}/change/").status_code == 200
 

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.bookings.models import Booking
-from apps.clubs.models import AreaBlock
+from apps.occupancy.models import AreaBlock
 from tests.clubs.cases import make_area, make_block, make_club
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,10 @@ import pytest
 
 from apps.api.exceptions import NotFound
 from apps.clubs import services
-from apps.clubs.models import AreaBlock, AreaType
+from apps.clubs.models import AreaType
 from apps.occupancy import availability
 from apps.occupancy import services as blocks
+from apps.occupancy.models import AreaBlock
 from tests.clubs.cases import make_area
 
 pytestmark = pytest.mark.django_db

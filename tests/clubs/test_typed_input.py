@@ -5,7 +5,8 @@ import datetime as dt
 
 import pytest
 
-from apps.clubs.models import Area, AreaBlock, AreaType
+from apps.clubs.models import Area, AreaType
+from apps.occupancy.models import AreaBlock
 
 BOOL = "Must be `true` or `false`."
 NUMBER = "Must be a number."

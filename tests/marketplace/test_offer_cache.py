@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import AreaBlock
 from apps.contacts.models import Contact
+from apps.occupancy.models import AreaBlock
 from apps.pricing.models import PricingRule
 
 from .conftest import OFFERS, book, future_weekday, wall

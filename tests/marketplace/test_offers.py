@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import Area, AreaBlock
+from apps.clubs.models import Area
 from apps.marketplace import offers
+from apps.occupancy.models import AreaBlock
 from apps.pricing.models import PricingRule
 
 from .conftest import EVERY_DAY, MADRID, OFFERS, SOL, book, future_weekday, wall

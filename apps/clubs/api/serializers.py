@@ -6,14 +6,12 @@ from apps.api.fields import (
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
-    StrictDateTimeField,
     StrictDecimalField,
     StrictIntegerField,
     StrictSlugField,
 )
 
-from ..models import Area, AreaType, Club
-from ..services import EARLIEST_INSTANT, LATEST_INSTANT
+from ..models import AreaType, Club
 
 # --- Input ---------------------------------------------------------------------------------------------------
 
@@ -45,27 +43,6 @@ class AreaTypeWriteSerializer(serializers.Serializer):
     name = StrictCharField(max_length=120)
     slug = StrictSlugField(max_length=120, required=False)
     maxPlayers = StrictIntegerField(source="max_players", min_value=1, max_value=1000, required=False, allow_null=True)
-
-
-class AreaBlockCreateSerializer(serializers.Serializer):
-    """Block an area for a time range (explicit offsets required)."""
-
-    areaId = OrganizationObjectField(model=Area, source="area")
-    startTime = StrictDateTimeField(source="start_time")
-    endTime = StrictDateTimeField(source="end_time")
-    reason = StrictCharField(max_length=255, required=False, allow_null=True, allow_blank=True)
-
-    def validate(self, attrs):
-        out_of_range = {
-            name: ["Must be between 1900-01-01 and 9999-12-01."]
-            for field, name in (("start_time", "startTime"), ("end_time", "endTime"))
-            if not EARLIEST_INSTANT <= attrs[field] <= LATEST_INSTANT
-        }
-        if out_of_range:
-            raise serializers.ValidationError(out_of_range)
-        if attrs["end_time"] <= attrs["start_time"]:
-            raise serializers.ValidationError({"endTime": ["Must be after `startTime`."]})
-        return attrs
 
 
 # --- Response shapes (documentation only) ----------------------------------------------------------------------

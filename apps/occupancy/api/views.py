@@ -15,13 +15,14 @@ from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, DestroyResourceMixin, PlatformViewSet, ResourceViewSet
 from apps.clubs import services
-from apps.clubs.api import serializers as s
-from apps.clubs.filters import AreaBlockFilterSet, AvailabilityFilterSet, date_window
-from apps.clubs.models import Area, AreaBlock, Club
-from apps.clubs.resources import AREA_BLOCK, AvailabilityInterval
+from apps.clubs.models import Area, Club
 
 from .. import availability
 from .. import services as blocks
+from ..filters import AreaBlockFilterSet, AvailabilityFilterSet, date_window
+from ..models import AreaBlock
+from ..resources import AREA_BLOCK, AvailabilityInterval
+from . import serializers as s
 
 # --- Area blocks ---------------------------------------------------------------------------------------------
 

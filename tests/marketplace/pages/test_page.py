@@ -7,12 +7,13 @@ import pytest
 
 from apps.bookings.models import Booking
 from apps.classes.models import ClassOccurrence
-from apps.clubs.models import Area, AreaBlock, Club
+from apps.clubs.models import Area, Club
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.instructors.models import Instructor
 from apps.marketplace.pages.labels import Labels
 from apps.marketplace.pages.page import build_page
+from apps.occupancy.models import AreaBlock
 from apps.organizations.models import Organization
 from apps.pricing.models import PricingRule
 
