@@ -35,6 +35,11 @@ WEBHOOK_RETENTION_DAYS = 30
 # How long an offer search is reused for identical searches in the same minute; any write to bookings, blocks,
 # classes, courts, clubs, pricing rules or organizations invalidates it at once (apps/marketplace/freshness.py).
 MARKETPLACE_OFFERS_CACHE_SECONDS = env.int("MARKETPLACE_OFFERS_CACHE_SECONDS", default=30)
+# The same for a rendered gym page (per query) and a club's classes.ics (apps/marketplace/pages/views.py).
+MARKETPLACE_PAGE_CACHE_SECONDS = env.int("MARKETPLACE_PAGE_CACHE_SECONDS", default=30)
+# django-ratelimit (the public surfaces' per-address limits, apps/api/public_limits.py): a cache that cannot be
+# read lets the request through, like the credential buckets.
+RATELIMIT_FAIL_OPEN = True
 
 
 def _url_host(url: str) -> str:

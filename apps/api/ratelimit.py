@@ -36,23 +36,15 @@ GENERAL = "general"
 BOOKING_WRITES = "booking-writes"
 BOOK_INTO_CLASS = "book-into-class"
 REPORTS = "reports"
-# The public marketplace counts per client address, not per credential (`consume_address`).
-MARKETPLACE = "marketplace"
-MARKETPLACE_OFFERS = "marketplace-offers"
 
 BUCKET_LIMITS = {
     GENERAL: 100,
     BOOKING_WRITES: 60,
     BOOK_INTO_CLASS: 60,
     REPORTS: 20,
-    MARKETPLACE: 120,
-    MARKETPLACE_OFFERS: 30,
 }
 FAILED_AUTHENTICATION = "failed-authentication"
 FAILED_AUTHENTICATION_LIMIT = 60
-# Buckets counted per client address on public pages (no credential): submissions of the websites' forms.
-FORM_SUBMISSIONS = "form-submissions"
-ADDRESS_BUCKET_LIMITS = {FORM_SUBMISSIONS: 10}
 
 
 def bucket_limit(bucket: str) -> int:
@@ -122,10 +114,14 @@ _fail_open_lock = threading.Lock()
 _fail_open_count = 0
 
 
-def _record_fail_open():
+def record_fail_open(exc):
+    """Count and log a request let through because the rate-limit cache failed."""
     global _fail_open_count
     with _fail_open_lock:
         _fail_open_count += 1
+    logger.warning(
+        "Rate-limit counting failed; letting the request through (%d times in this process): %r", _fail_open_count, exc
+    )
 
 
 def fail_open_count() -> int:
@@ -140,12 +136,7 @@ def _states(buckets: list[str], credential_key: str, increment: bool, limits: di
     try:
         counts = _count([cache_key(b, credential_key, end) for b in buckets], increment)
     except Exception as exc:  # the cache is down: fail open rather than take the API down with it
-        _record_fail_open()
-        logger.warning(
-            "Rate-limit counting failed; letting the request through (%d times in this process): %r",
-            _fail_open_count,
-            exc,
-        )
+        record_fail_open(exc)
         counts = [0] * len(buckets)
     reset = max(1, end - now)
     states = []
@@ -221,16 +212,6 @@ def count_failed_authentication(address: str):
         _remember(_blocked_until, address, time.time() + state.reset)
 
 
-def address_limit(bucket: str) -> int:
-    return max(1, int(ADDRESS_BUCKET_LIMITS[bucket] * settings.RATE_LIMIT_MULTIPLIER))
-
-
-def consume_for_address(bucket: str, address: str) -> BucketState:
-    """Count one request of the client `address` against a per-address bucket of a public page (same windows,
-    same fail-open rule as the credential buckets)."""
-    return _states([bucket], f"addr:{address}", increment=True, limits={bucket: address_limit(bucket)})[0]
-
-
 def consume(request, credential_key: str, special_bucket: str | None) -> list[BucketState]:
     """Count this request against the general bucket and, when given, its special bucket."""
     buckets = [GENERAL] + ([special_bucket] if special_bucket and special_bucket != GENERAL else [])
@@ -238,13 +219,6 @@ def consume(request, credential_key: str, special_bucket: str | None) -> list[Bu
         if bucket not in BUCKET_LIMITS:
             raise ValueError(f"Unknown rate-limit bucket `{bucket}`")
     return _states(buckets, credential_key, increment=True)
-
-
-def consume_address(bucket: str, address: str) -> BucketState:
-    """Count a request without a credential against `bucket` for the client `address` (`client_address`)."""
-    if bucket not in BUCKET_LIMITS:
-        raise ValueError(f"Unknown rate-limit bucket `{bucket}`")
-    return _states([bucket], f"addr:{address}", increment=True)[0]
 
 
 def peek(request, credential_key: str) -> list[BucketState]:

@@ -18,9 +18,8 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 
-from apps.api import ratelimit
+from apps.api import public_limits
 from apps.api.bodylimit import declared_length
-from apps.api.client_address import client_address
 from apps.organizations.choices import OrganizationStatus
 from apps.website.models import Website
 
@@ -141,11 +140,9 @@ class FormPage:
         return response
 
     def submit(self, raw_host: str) -> HttpResponse:
-        state = ratelimit.consume_for_address(ratelimit.FORM_SUBMISSIONS, client_address(self.request))
-        if state.exceeded:
-            response = _message_page(self.locale, "429", self.labels["too_many"], 429)
-            response["Retry-After"] = str(state.reset)
-            return response
+        state, refused = public_limits.consume(self.request, (public_limits.FORM_SUBMISSIONS,))
+        if refused:
+            return public_limits.refusal_headers(_message_page(self.locale, "429", self.labels["too_many"], 429), state)
         if declared_length(self.request.META) > MAX_BODY_BYTES:
             return _message_page(self.locale, "413", self.labels["bad_request"], 413)
         try:

@@ -3,12 +3,14 @@
 A token with a wrong signature, past its 7 days, made before the organization's link epoch was bumped, naming an
 invoice that is not (or no longer) its organization's, or of an organization that is switched off (inactive, or on a
 plan without API access) answers the same JSON 404 as any unknown path, so a link tells nothing about other
-invoices.
+invoices. Each client address may open `invoice-pdf` links a limited number of times a minute (each renders a PDF;
+`apps.api.public_limits`).
 """
 
 from django.http import HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.api import public_limits
 from apps.api.exceptions import error_body
 from apps.api.middleware import json_response
 from apps.organizations.choices import API_LOCKED_PLANS, OrganizationStatus
@@ -25,7 +27,18 @@ def _not_found(request):
     return json_response(body, 404, request)
 
 
+def _too_many(request, state):
+    body = error_body(
+        429,
+        "RATE_LIMITED",
+        f"Too many requests from this address; retry in {state.reset} seconds.",
+        {"bucket": state.bucket, "limit": state.limit, "windowSeconds": 60},
+    )
+    return json_response(body, 429, request)
+
+
 @csrf_exempt
+@public_limits.limit_public(public_limits.INVOICE_PDF, refuse=_too_many)
 def invoice_pdf(request, token: str):
     if request.method not in ALLOWED_METHODS:
         response = json_response(

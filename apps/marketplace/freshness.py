@@ -73,14 +73,14 @@ def connect() -> None:
     subscribe(_on_event)
 
 
-def cached_search(key_data: dict, compute):
-    """`compute()` for these search inputs, or its result stored for the same inputs, minute and version."""
-    seconds = settings.MARKETPLACE_OFFERS_CACHE_SECONDS
+def cached(kind: str, key_data: dict, compute, seconds: int):
+    """`compute()` for these inputs, or its result stored for the same `kind`, inputs, minute and availability
+    version (at most `seconds`; 0 computes every time)."""
     version = current_version() if seconds else None
     if version is None:
         return compute()
     digest = hashlib.sha256(orjson.dumps(key_data, option=orjson.OPT_SORT_KEYS, default=str)).hexdigest()[:32]
-    key = f"marketplace:offers:{version}:{int(time.time() // 60)}:{digest}"
+    key = f"marketplace:{kind}:{version}:{int(time.time() // 60)}:{digest}"
     try:
         hit = cache.get(key)
     except Exception:  # noqa: BLE001
@@ -91,5 +91,10 @@ def cached_search(key_data: dict, compute):
     try:
         cache.set(key, result, seconds)
     except Exception as exc:  # noqa: BLE001
-        logger.warning("Could not store an offer search: %r", exc)
+        logger.warning("Could not store a marketplace %s: %r", kind, exc)
     return result
+
+
+def cached_search(key_data: dict, compute):
+    """`compute()` for these search inputs, or its result stored for the same inputs, minute and version."""
+    return cached("offers", key_data, compute, settings.MARKETPLACE_OFFERS_CACHE_SECONDS)

@@ -5,11 +5,12 @@ the per-address rate limit, the confirmation, locales, and answers never leaving
 import re
 from types import SimpleNamespace
 
+import django_ratelimit.core
 import orjson
 import pytest
 from django.test import Client
 
-from apps.api import ratelimit
+from apps.api import public_limits
 from apps.domain_events.models import DomainEvent
 from apps.forms import csrf
 from apps.forms.models import Form, FormSubmission
@@ -223,8 +224,8 @@ def test_a_filled_honeypot_is_confirmed_but_nothing_is_stored(form, visitor):
 
 @pytest.mark.django_db
 def test_submissions_are_rate_limited_per_client_address(form, visitor, monkeypatch):
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000_020))  # one window throughout
-    limit = ratelimit.address_limit(ratelimit.FORM_SUBMISSIONS)
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1_000_000_020))  # one window
+    limit = public_limits.limit_of(public_limits.FORM_SUBMISSIONS)
     path = page_path(form)
     _, token = open_form(visitor, path)
     for _ in range(limit):

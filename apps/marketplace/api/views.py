@@ -1,8 +1,9 @@
 """The public marketplace API: no credential (an `Authorization` header is ignored), no CORS headers, per-address
 rate limits, its own error bodies (`{error, details?}`), and nothing written.
 
-Every view derives from `MarketplaceView`, which fixes, in order: the address's rate limit (429), the body size
-(413), the method (an unserved one is the same 404 as an unserved path, `OPTIONS` included), then the handler.
+Every view derives from `MarketplaceView`, which fixes, in order: the method (an unserved one is the same 404 as an
+unserved path, `OPTIONS` included), the address's rate limits (429; `AddressThrottle` over the view's
+`address_limits`, `apps.api.public_limits`), the body size (413), then the handler.
 """
 
 import datetime as dt
@@ -14,9 +15,8 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api import bodylimit, ratelimit
-from apps.api.client_address import client_address
-from apps.api.exceptions import ApiError, ValidationFailed, to_api_error
+from apps.api import bodylimit, public_limits, ratelimit
+from apps.api.exceptions import ValidationFailed, to_api_error
 from apps.api.middleware import PUBLIC_NOT_FOUND, json_response
 from apps.api.pagination import page_body
 from apps.api.resources import shape_serializer
@@ -60,6 +60,11 @@ def marketplace_error(exc) -> Response:
         return Response({"error": "Club not found"}, status=404)
     if isinstance(exc, RouteNotFound | drf_exceptions.MethodNotAllowed):
         return Response(dict(NOT_FOUND_BODY), status=404)
+    if isinstance(exc, drf_exceptions.Throttled):
+        response = Response({"error": "Too many requests"}, status=429)
+        response["Retry-After"] = str(int(exc.wait or 1))
+        response["Cache-Control"] = "no-store"
+        return response
     if isinstance(exc, drf_exceptions.ParseError | drf_exceptions.UnsupportedMediaType):
         issue = {"path": "body", "message": "The request body must be a JSON object (application/json)."}
         return Response({"error": "Invalid request", "details": {"issues": [issue]}}, status=400)
@@ -84,17 +89,13 @@ def marketplace_error(exc) -> Response:
     return response
 
 
-class TooManyRequests(ApiError):
-    status_code = 429
-    code = "RATE_LIMITED"
-
-
 class MarketplaceView(APIView):
-    """Base of the marketplace views: declare `rate_bucket`."""
+    """Base of the marketplace views: declare `address_limits` (groups of `apps.api.public_limits`)."""
 
     authentication_classes = []
     permission_classes = []
-    rate_bucket = ratelimit.MARKETPLACE
+    throttle_classes = [public_limits.AddressThrottle]
+    address_limits = (public_limits.MARKETPLACE,)
     http_method_names = ["get", "head"]
 
     def get_exception_handler(self):
@@ -109,12 +110,8 @@ class MarketplaceView(APIView):
     def initial(self, request, *args, **kwargs):
         if request.method.lower() not in self.http_method_names or not hasattr(self, request.method.lower()):
             raise RouteNotFound()
-        state = ratelimit.consume_address(self.rate_bucket, client_address(request))
-        request._rate_limit_state = state
-        if state.exceeded:
-            raise TooManyRequests(headers={"Retry-After": str(state.reset)})
+        super().initial(request, *args, **kwargs)  # no authentication or permission: the throttles (429)
         bodylimit.enforce(request._request)
-        super().initial(request, *args, **kwargs)
 
     def dispatch(self, request, *args, **kwargs):
         # Every method reaches `initial` (for the 404 on an unserved one, OPTIONS included) rather than Django's
@@ -217,7 +214,7 @@ class ClubProfileView(MarketplaceView):
 
 
 class OfferSearchView(MarketplaceView):
-    rate_bucket = ratelimit.MARKETPLACE_OFFERS
+    address_limits = (public_limits.MARKETPLACE_OFFERS,)
     http_method_names = ["post"]
 
     @extend_schema(

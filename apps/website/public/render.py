@@ -13,10 +13,13 @@ from decimal import Decimal
 import nh3
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.template.loader import render_to_string
+from django.utils.encoding import escape_uri_path
 from django.utils.safestring import mark_safe
 
+from apps.api import public_limits
+from apps.api.public_limits import limit_public
 from apps.api.validators import web_links
 from apps.content.choices import ContentItemType
 from apps.forms.public import form_route, serve_form_page
@@ -330,11 +333,32 @@ class SiteRenderer:
         return render_to_string("website/blog.html", context)
 
 
+def canonical_path(path: str, organization) -> str:
+    """The one address of what `path` routes to: empty segments dropped (`/about/` and `//about//` are `/about`),
+    a non-default locale's homepage `/<locale>/` (as `page_path` writes it)."""
+    parts = [part for part in path.split("/") if part]
+    if not parts:
+        return "/"
+    if len(parts) == 1 and parts[0] in organization.languages and parts[0] != organization.default_language:
+        return f"/{parts[0]}/"
+    return "/" + "/".join(parts)
+
+
+@limit_public(public_limits.SITE)
 def serve_site(request, website) -> HttpResponse:
     """The response of a website's host for `request` (GET and HEAD only; a form page also takes POST).
 
+    Every request to the host counts against the `site` per-address limit. A GET or HEAD of a non-canonical path
+    is redirected (301) to the canonical one first, so each page has one page-cache entry and one address.
     Form pages (`/forms/<slug>`, `/<locale>/forms/<slug>`) are live, not part of a release: `apps.forms` serves them.
     """
+    if request.method in SAFE_METHODS and not request.path.startswith("/_preview/"):
+        canonical = canonical_path(request.path, website.organization)
+        if canonical != request.path:
+            query = request.META.get("QUERY_STRING", "")
+            response = HttpResponsePermanentRedirect(escape_uri_path(canonical) + (f"?{query}" if query else ""))
+            response["Cache-Control"] = PUBLIC_CACHE
+            return response
     route = form_route(request.path)
     if route is not None:
         return serve_form_page(request, website, *route)

@@ -216,3 +216,16 @@ def test_another_organizations_instructor_is_404(client_for, other_organization)
     foreign = Instructor.objects.create(organization=other_organization, contact=contact)
     response = client_for("instructors:read classes:read").get(f"/v1/platform/instructors/{foreign.id}/calendar-feed")
     assert response.status_code == 404 and response.json()["code"] == "NOT_FOUND"
+
+
+def test_the_club_feed_is_reused_until_a_class_changes(
+    client, organization, listed_club, settings, django_assert_max_num_queries
+):
+    settings.MARKETPLACE_PAGE_CACHE_SECONDS = 30
+    local = dt.datetime(2031, 3, 24, 18, 0, tzinfo=MADRID)
+    make_class(listed_club, local, name="Yoga")
+    first = feed(client, listed_club)
+    with django_assert_max_num_queries(1):  # whether the club is still listed
+        assert feed(client, listed_club).content == first.content
+    make_class(listed_club, local + dt.timedelta(days=1), name="Pilates")
+    assert [str(e["SUMMARY"]) for e in events(parse(feed(client, listed_club)))] == ["Yoga", "Pilates"]

@@ -330,3 +330,30 @@ def test_reads_only_and_costs_the_same_queries_for_one_or_many_courts_and_classe
         response = page(client, listed_club, date=day.isoformat())
     assert response.status_code == 200 and "Court 7" in response.content.decode()
     assert DomainEvent.objects.count() == events
+
+
+def test_a_gym_page_is_reused_until_availability_changes(
+    client, organization, listed_club, court, contact, day, settings, django_assert_max_num_queries
+):
+    settings.MARKETPLACE_PAGE_CACHE_SECONDS = 30
+    first = page(client, listed_club, date=day.isoformat())
+    assert "10:00" in slot_times(first.content.decode(), court.id)
+    # The same query (whatever else the address carries) is served from the cache: only the listing is read.
+    with django_assert_max_num_queries(1):
+        again = page(client, listed_club, date=day.isoformat(), utm_source="x")
+    assert again.status_code == 200 and again.content == first.content
+    # Another query is another page.
+    other = page(client, listed_club, date=day.isoformat(), duration=90)
+    assert other.content != first.content
+
+    Booking.objects.create(
+        organization=organization,
+        club=listed_club,
+        area=court,
+        contact=contact,
+        type="area",
+        status="confirmed",
+        start_time=at(day, "10:00"),
+        end_time=at(day, "11:00"),
+    )
+    assert "10:00" not in slot_times(page(client, listed_club, date=day.isoformat()).content.decode(), court.id)
