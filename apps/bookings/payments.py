@@ -1,15 +1,31 @@
-"""Payment reports of a partner (channel, REST): absolute totals applied to a booking."""
+"""Payment reports of a partner (channel, REST): absolute totals applied to a booking, mirrored on its charge, and
+followed by any invoice listing that charge."""
 
 from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
 
+from apps.invoices.services import refresh_invoice_payment
 from apps.transactions.booking_charges import mirror_booking_payment
+from apps.transactions.models import Transaction
 
 from .choices import BookingStatus, PaymentStatus
 from .events import emit_booking
 from .models import Booking
+
+
+def refresh_booking_invoices(booking) -> None:
+    """An invoice listing the booking's charge follows the charge: `amountPaid` and `status` (a voided charge voids
+    an invoice of it alone), `invoice.updated` when they change."""
+    invoice_ids = (
+        Transaction.objects.filter(booking_id=booking.pk, invoice_id__isnull=False)
+        .order_by("invoice_id")
+        .values_list("invoice_id", flat=True)
+        .distinct()
+    )
+    for invoice_id in list(invoice_ids):
+        refresh_invoice_payment(invoice_id)
 
 
 def _payment_state(booking) -> tuple:
@@ -56,6 +72,7 @@ def apply_payment_report(
         if changed:
             booking.save()
             mirror_booking_payment(booking)
+            refresh_booking_invoices(booking)
             if emit_event:
                 emit_booking(booking, "booking.updated", changed)
     return booking

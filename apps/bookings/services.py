@@ -16,13 +16,11 @@ from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidState
 from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
 from apps.contacts.choices import ContactStatus
-from apps.invoices.services import refresh_invoice_payment
 from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
 from apps.pricing.services import area_booking_price
 from apps.transactions.booking_charges import record_booking_charge, reprice_booking_charge, void_booking_charge
-from apps.transactions.models import Transaction
 
 from .choices import (
     OPEN_BOOKING_STATUSES,
@@ -34,7 +32,7 @@ from .choices import (
 from .class_services import move_class_booking, release_seat
 from .events import emit_availability_changed, emit_booking
 from .models import MAX_PLAYERS_PER_BOOKING, Booking, Player
-from .payments import apply_payment_report
+from .payments import apply_payment_report, refresh_booking_invoices
 
 # --- notices ------------------------------------------------------------------------------------------------
 
@@ -403,18 +401,6 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
 # --- cancel ---------------------------------------------------------------------------------------------------
 
 
-def _refresh_invoices(booking) -> None:
-    """An invoice listing the booking's charge follows the charge (a voided charge voids an invoice of it alone)."""
-    invoice_ids = (
-        Transaction.objects.filter(booking_id=booking.pk, invoice_id__isnull=False)
-        .order_by("invoice_id")
-        .values_list("invoice_id", flat=True)
-        .distinct()
-    )
-    for invoice_id in list(invoice_ids):
-        refresh_invoice_payment(invoice_id)
-
-
 def cancel_booking(booking, *, reason=None, notify_customer=False, source="api") -> Booking:
     """`pending`/`confirmed` -> `cancelled` for any booking type; from `checked_in`/`cancelled` 409.
 
@@ -438,7 +424,7 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
             release_seat(booking)
         emit_booking(booking, "booking.cancelled")
         void_booking_charge(booking)
-        _refresh_invoices(booking)
+        refresh_booking_invoices(booking)
         if booking.type == BookingType.AREA and booking.area_id:
             emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
         if notify_customer:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.billing.models import RevenueAccount
 from apps.bookings.models import Booking
 from apps.domain_events.models import DomainEvent
+from apps.invoices.services import issue_invoice
 from apps.transactions.models import Transaction
 from tests.bookings.factories import area_for
 from tests.class_bookings.factories import make_class, make_membership
@@ -218,3 +219,26 @@ def test_a_moved_class_seat_keeps_its_price_and_its_charge_names_the_new_class(a
     assert (charge.description, charge.amount) == ("Class: Spin", Decimal("12.1"))
     updated = DomainEvent.objects.get(type="transaction.updated")
     assert updated.changed_fields == ["description"]
+
+
+def test_payment_reports_on_an_invoiced_booking_charge_refresh_its_invoice(api, organization, area, slot):
+    """Booking charges are not invoiced by the API today; when one is (as an event ticket's is), the partner's
+    payment reports move the invoice along with the charge."""
+    assert api.post(CHANNEL, _channel_body(area, slot), format="json").status_code == 201
+    charge = Transaction.objects.get()
+    invoice_id = issue_invoice(organization, [charge]).pk
+    path = f"{CHANNEL}/playtomic/PT-1/payment"
+
+    def report(**payment):
+        response = api.post(path, {"payment": {"reference": "pay_9", **payment}}, format="json")
+        assert response.status_code == 200, response.content
+        body = api.get(f"/v1/platform/invoices/{invoice_id}").json()
+        return body["status"], body["amountPaid"], body["amountDue"]
+
+    assert report(paidAmount=10) == ("open", 10.0, 14.2)
+    assert report(paidAmount=24.2) == ("paid", 24.2, 0.0)
+    updated = DomainEvent.objects.filter(type="invoice.updated").order_by("created_at", "id")
+    assert [e.changed_fields for e in updated] == [["amountPaid", "amountDue"], ["amountPaid", "amountDue", "status"]]
+    assert report(paidAmount=24.2) == ("paid", 24.2, 0.0)  # a retry changes nothing
+    assert DomainEvent.objects.filter(type="invoice.updated").count() == 2
+    assert report(paidAmount=24.2, refundedAmount=24.2) == ("open", 0.0, 24.2)
