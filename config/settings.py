@@ -351,6 +351,7 @@ OAUTH_CIMD_EXTRA_CA_FILE = env("OAUTH_CIMD_EXTRA_CA_FILE", default="")
 OAUTH2_PROVIDER = {
     "OAUTH2_SERVER_CLASS": "oauthlib.oauth2.WebApplicationServer",  # authorization code + refresh only
     "OAUTH2_VALIDATOR_CLASS": "apps.oauth.validator.PlatformOAuth2Validator",
+    "OAUTH2_BACKEND_CLASS": "apps.oauth.endpoints.PlatformOAuthLibCore",
     "SCOPES_BACKEND_CLASS": "apps.oauth.scopes.RegistryScopes",
     "ACCESS_TOKEN_GENERATOR": "apps.oauth.tokens.access_token",
     "REFRESH_TOKEN_GENERATOR": "apps.oauth.tokens.refresh_token",

@@ -56,12 +56,12 @@ def _discard(read, budget: int):
         budget -= len(data)
 
 
-def enforce(request):
+def enforce(request, max_bytes: int | None = None):
     """Raise PayloadTooLarge for a body over the cap; make a chunked body within it readable as a normal one.
 
     `request` is Django's HttpRequest, before anything has read its body.
     """
-    max_bytes = settings.API_MAX_BODY_BYTES
+    max_bytes = settings.API_MAX_BODY_BYTES if max_bytes is None else max_bytes
     meta = request.META
     length = declared_length(meta)
     if length > max_bytes:

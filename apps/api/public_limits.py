@@ -30,6 +30,7 @@ MARKETPLACE_PAGES = "marketplace-pages"  # the gym page, its classes.ics, the in
 SITE = "site"  # every request to a club site's host: pages, blog, sitemap, robots, previews, form pages
 FORM_SUBMISSIONS = "form-submissions"  # answers posted to a form page (besides `site`)
 INVOICE_PDF = "invoice-pdf"  # invoice PDF links (each renders a PDF)
+OAUTH = "oauth"  # the OAuth registration, token and revocation endpoints (no credential yet)
 
 LIMITS = {
     MARKETPLACE: 120,
@@ -38,6 +39,7 @@ LIMITS = {
     SITE: 300,
     FORM_SUBMISSIONS: 10,
     INVOICE_PDF: 30,
+    OAUTH: 20,
 }
 
 

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.urls import path, re_path
 
-from . import metadata
+from . import endpoints, metadata, pages
 
 MCP_PREFIX = urlsplit(settings.MCP_URL).path.strip("/")
 AUTH_PREFIX = urlsplit(settings.AUTH_URL).path.strip("/")
@@ -25,4 +25,18 @@ if MCP_PREFIX:
         path(f"{MCP_PREFIX}/.well-known/oauth-authorization-server", metadata.authorization_server_view),
     ]
 
-urlpatterns = well_known_urlpatterns
+endpoint_urlpatterns = [
+    path("v1/mcp/oauth/register", endpoints.register_view, name="oauth-register"),
+    path("v1/mcp/oauth/token", endpoints.token_view, name="oauth-token"),
+    path("v1/mcp/oauth/revoke", endpoints.revoke_view, name="oauth-revoke"),
+]
+
+authorize_urlpatterns = [
+    path(
+        f"{AUTH_PREFIX}/oauth/authorize" if AUTH_PREFIX else "oauth/authorize",
+        pages.AuthorizeView.as_view(),
+        name="oauth-authorize",
+    ),
+]
+
+urlpatterns = well_known_urlpatterns + endpoint_urlpatterns + authorize_urlpatterns

@@ -121,6 +121,17 @@ class PlatformOAuth2Validator(OAuth2Validator):
         refresh.grant = request.oauth_grant
         return refresh
 
+    def revoke_token(self, token, token_type_hint, request, *args, **kwargs):
+        """RFC 7009: revoking any token of a grant revokes the grant (every token of it), for this client only."""
+        if getattr(request.client, "pk", None) is None:
+            return
+        digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+        for model in (AccessToken, RefreshToken):
+            row = model.objects.filter(token_checksum=digest, application_id=request.client.pk).first()
+            if row is not None and row.grant_id is not None:
+                Grant.objects.get(pk=row.grant_id).revoke("revoked_by_client")
+                return
+
     def get_default_redirect_uri(self, client_id, request, *args, **kwargs):
         """OAuth 2.1: every authorization request names its redirect URI."""
         return None
