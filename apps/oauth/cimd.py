@@ -33,7 +33,7 @@ REASONS = {
     "dns": "its host could not be resolved",
     "private_address": "its host resolves to a private or local address",
     "connect": "the connection failed",
-    "timeout": "it did not answer within 5 seconds",
+    "timeout": "it did not answer in time",
     "too_large": "the document is larger than 64 KiB",
 }
 
