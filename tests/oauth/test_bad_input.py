@@ -155,7 +155,8 @@ def test_unknown_clients_and_codes(register, error_status):
     client_id = register()["client_id"]
     unknown_code = HttpClient().post(
         TOKEN,
-        f"grant_type=authorization_code&code=abc&client_id={client_id}&code_verifier={'a' * 43}&redirect_uri={REDIRECT_URI}",
+        f"grant_type=authorization_code&code=abc&client_id={client_id}"
+        f"&code_verifier={'a' * 43}&redirect_uri={REDIRECT_URI}",
         content_type="application/x-www-form-urlencoded",
     )
     assert (unknown_code.status_code, unknown_code.json()["error"]) == (400, "invalid_grant")
