@@ -20,6 +20,7 @@ class WebhookSubscriptionAdmin(OrganizationScopedAdmin):
         "url",
         "events",
         "scopes",
+        "disabled_reason",
         "previous_secret_expires_at",
         "failing_since",
         "failure_warned_at",
