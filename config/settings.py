@@ -32,6 +32,8 @@ WEBHOOK_LEASE_SECONDS = env.int("WEBHOOK_LEASE_SECONDS", default=60)
 WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION = env.int("WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION", default=4)
 WEBHOOK_COUNTDOWN_MAX_SECONDS = env.int("WEBHOOK_COUNTDOWN_MAX_SECONDS", default=300)
 WEBHOOK_RETENTION_DAYS = 30
+# Who answers a custom domain's DNS TXT challenge (apps/website/domains.py): `resolver(name) -> list[str]`.
+WEBSITE_DOMAIN_TXT_RESOLVER = env("WEBSITE_DOMAIN_TXT_RESOLVER", default="apps.website.domains.dns_txt_records")
 # How long an offer search is reused for identical searches in the same minute; any write to bookings, blocks,
 # classes, courts, clubs, pricing rules or organizations invalidates it at once (apps/marketplace/freshness.py).
 MARKETPLACE_OFFERS_CACHE_SECONDS = env.int("MARKETPLACE_OFFERS_CACHE_SECONDS", default=30)
@@ -304,6 +306,7 @@ SPECTACULAR_SETTINGS = {
         "DocumentRequirementEnum": "apps.policies.choices.DocumentRequirement",
         "DocumentRuleAppliesToEnum": "apps.policies.choices.DocumentAppliesTo",
         "DocumentTypeEnum": "apps.policies.choices.DocumentType",
+        "DomainCheckEnum": "apps.website.choices.DomainCheck",
         "EndsTypeEnum": "apps.classes.choices.EndsType",
         "EventStatusEnum": "apps.events.choices.EventStatus",
         "EntranceMethodEnum": "apps.bookings.choices.EntranceMethod",

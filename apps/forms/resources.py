@@ -53,7 +53,11 @@ def completion_count():
 
 
 def default_site_url(organization) -> str | None:
-    website = Website.objects.filter(organization=organization, is_default=True).only("slug", "domain").first()
+    website = (
+        Website.objects.filter(organization=organization, is_default=True)
+        .only("slug", "domain", "domain_verified_at")
+        .first()
+    )
     return website.site_url if website is not None else None
 
 

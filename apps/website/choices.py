@@ -23,3 +23,11 @@ class PublisherType(models.TextChoices):
     API_KEY = "api_key", "API key"
     OAUTH = "oauth", "OAuth"
     USER = "user", "User"
+
+
+class DomainCheck(models.TextChoices):
+    """The outcome of a custom domain's DNS TXT challenge check."""
+
+    VERIFIED = "verified"
+    RECORD_NOT_FOUND = "record_not_found"
+    LOOKUP_FAILED = "lookup_failed"

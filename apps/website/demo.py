@@ -130,7 +130,7 @@ def seed(organization, ctx):
     served = website.active_release
     if served is None or served.content_hash != website.draft_hash:
         services.publish(website, note="Published by seed_demo", published_by=(PublisherType.USER, "seed_demo"))
-    ctx.setdefault("notes", []).append(f"Demo website: {site_url(website.slug, website.domain)}/")
+    ctx.setdefault("notes", []).append(f"Demo website: {site_url(website.slug, website.served_domain)}/")
 
 
 def _with_form(section: dict, form_id: int) -> dict:

@@ -6,12 +6,13 @@ joined columns, and a page's sections live on its row.
 """
 
 import datetime as dt
-from typing import Annotated, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from apps.api.resources import Describe, PresentContext, Resource
 
 from . import models
-from .choices import ButtonStyle, NotIndexableReason, PublisherType, SectionPlacement
+from .choices import ButtonStyle, DomainCheck, NotIndexableReason, PublisherType, SectionPlacement
+from .domains import challenge_record
 from .links import page_path, preview_url, site_url
 from .theme import seo_settings_of, styles_of
 
@@ -20,11 +21,18 @@ class Website(TypedDict):
     id: int
     name: Annotated[str, Describe("Live: takes effect without a publish.")]
     slug: Annotated[str, Describe("Platform host label: the site answers on `<slug>.{site_host}`.")]
-    domain: Annotated[str | None, Describe("Custom domain.")]
+    domain: Annotated[
+        str | None,
+        Describe(
+            "Custom domain, in its normal form (lower case, IDNA). Set by staff; served only once verified "
+            "(`POST /websites/{id}/verify-domain`)."
+        ),
+    ]
+    domainVerified: Annotated[bool, Describe("Whether `domain` passed its DNS TXT challenge and is served.")]
     isDefault: Annotated[bool, Describe("Exactly one website per organization is the default.")]
     isActive: Annotated[bool, Describe("False: the website serves nothing publicly.")]
     clubId: Annotated[int | None, Describe("Live: header and footer use this club's logo.")]
-    url: Annotated[str, Describe("The custom domain when set, else the platform host.")]
+    url: Annotated[str, Describe("The custom domain once verified, else the platform host.")]
     previewUrl: Annotated[str, Describe("Opens the draft without a sign-in; a signed link valid for 24 hours.")]
     published: Annotated[bool, Describe("Whether a release is served.")]
     activeReleaseVersion: int | None
@@ -135,6 +143,7 @@ WEBSITE_COLUMNS = (
     "name",
     "slug",
     "domain",
+    "domain_verified_at",
     "is_default",
     "is_active",
     "club_id",
@@ -158,11 +167,12 @@ class WebsiteResource(Resource):
             "name": row["name"],
             "slug": row["slug"],
             "domain": row["domain"],
+            "domainVerified": bool(row["domain"] and row["domain_verified_at"]),
             "isDefault": row["is_default"],
             "isActive": row["is_active"],
             "clubId": row["club_id"],
-            "url": site_url(row["slug"], row["domain"]),
-            "previewUrl": preview_url(row["id"], row["slug"], row["domain"], row["organization__link_epoch"]),
+            "url": site_url(row["slug"], served_domain(row)),
+            "previewUrl": preview_url(row["id"], row["slug"], served_domain(row), row["organization__link_epoch"]),
             "published": version is not None,
             "activeReleaseVersion": version,
             "lastPublishedAt": row["active_release__published_at"],
@@ -172,8 +182,14 @@ class WebsiteResource(Resource):
         }
 
 
+def served_domain(row: dict, prefix: str = "") -> str | None:
+    """The custom domain a website (columns `domain`, `domain_verified_at` under `prefix`) is served on."""
+    domain = row[f"{prefix}domain"]
+    return domain if domain and row[f"{prefix}domain_verified_at"] else None
+
+
 def _page_url(row: dict, locale=None, default_language=None) -> str:
-    base = site_url(row["website__slug"], row["website__domain"])
+    base = site_url(row["website__slug"], served_domain(row, "website__"))
     return base + page_path(row["slug"], row["is_homepage"], locale, default_language)
 
 
@@ -189,6 +205,7 @@ PAGE_SUMMARY_COLUMNS = (
     "noindex",
     "website__slug",
     "website__domain",
+    "website__domain_verified_at",
 )
 
 
@@ -309,3 +326,35 @@ WEBSITE = WebsiteResource()
 WEBSITE_PAGE_SUMMARY = WebsitePageSummaryResource()
 WEBSITE_PAGE = WebsitePageResource()
 RELEASE = ReleaseResource()
+
+
+class DnsRecord(TypedDict):
+    type: Literal["TXT"]
+    name: Annotated[str, Describe("The record's full name: `_site-verification.<domain>`.")]
+    value: Annotated[str, Describe("The exact text to publish: `site-verification=<token>`.")]
+
+
+class DomainVerification(TypedDict):
+    websiteId: int
+    domain: Annotated[str, Describe("The custom domain, in its normal form (lower case, IDNA).")]
+    verified: Annotated[bool, Describe("Whether the domain is proven and served.")]
+    verifiedAt: dt.datetime | None
+    result: Annotated[
+        DomainCheck,
+        Describe(
+            "`verified`; `record_not_found` (publish `record` and call again; DNS changes may take a while to "
+            "show); `lookup_failed` (the DNS could not be asked: try again later)."
+        ),
+    ]
+    record: Annotated[DnsRecord, Describe("The TXT record that proves control of the domain.")]
+
+
+def present_domain_verification(website: models.Website, result: str) -> DomainVerification:
+    return {
+        "websiteId": website.pk,
+        "domain": website.domain,
+        "verified": website.domain_verified_at is not None,
+        "verifiedAt": website.domain_verified_at,
+        "result": result,
+        "record": challenge_record(website.domain, website.domain_challenge),
+    }

@@ -18,7 +18,8 @@ from django.utils.text import slugify
 from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFailed
 from apps.domain_events.services import emit
 
-from .choices import PublisherType, SectionPlacement
+from . import domains
+from .choices import DomainCheck, PublisherType, SectionPlacement
 from .models import Page, Release, Website
 from .section_types import HTML_ID_MAX, HTML_ID_RE, clean_section
 from .theme import merge_styles
@@ -396,3 +397,32 @@ def rollback(website: Website, version: int) -> Website:
     website.save(update_fields=["active_release", "updated_at"])
     emit(website.organization_id, "website.rolled_back", _release_event(release))
     return website
+
+
+# --- custom domains: the DNS TXT challenge (apps/website/domains.py) --------------------------------------------
+
+
+def verify_domain(website: Website) -> str:
+    """Check the custom domain's TXT challenge and mark it verified when the record is published; returns the
+    outcome (`verified`, `record_not_found`, `lookup_failed`). 409 `NO_CUSTOM_DOMAIN` without a domain. A domain
+    already verified stays so without a lookup; one changed meanwhile (another token) is not marked."""
+    if not website.domain:
+        raise ApiError(
+            "The website has no custom domain; staff set one in the admin first.", code="NO_CUSTOM_DOMAIN", status=409
+        )
+    if website.domain_verified_at is not None:
+        return DomainCheck.VERIFIED
+    try:
+        published = domains.challenge_published(website.domain, website.domain_challenge)
+    except domains.DomainLookupFailed:
+        return DomainCheck.LOOKUP_FAILED
+    if not published:
+        return DomainCheck.RECORD_NOT_FOUND
+    now = timezone.now()
+    marked = Website.objects.filter(
+        pk=website.pk, domain=website.domain, domain_challenge=website.domain_challenge
+    ).update(domain_verified_at=now)
+    if marked:
+        website.domain_verified_at = now
+        return DomainCheck.VERIFIED
+    return DomainCheck.RECORD_NOT_FOUND

@@ -2,6 +2,7 @@
 locale, tenancy, no deletion."""
 
 import pytest
+from django.utils import timezone
 
 from apps.domain_events.models import DomainEvent
 from apps.forms.models import Form, FormSubmission
@@ -274,5 +275,7 @@ def test_translations_are_read_only(api):
 @pytest.mark.django_db
 def test_the_url_follows_the_default_websites_custom_domain(api, organization):
     form = _create(api).json()
-    Website.objects.filter(organization=organization, is_default=True).update(domain="www.padel.example")
+    Website.objects.filter(organization=organization, is_default=True).update(
+        domain="www.padel.example", domain_verified_at=timezone.now()
+    )
     assert api.get(f"{URL}/{form['id']}").json()["url"] == "https://www.padel.example/forms/free-trial"

@@ -77,6 +77,7 @@ BASE = "/v1/platform/website"
 CASES = [
     EndpointCase("GET", "/v1/platform/websites", "website:read", list_rows=website_rows),
     EndpointCase("GET", "/v1/platform/websites/{id}", "website:read", setup=website_ids),
+    EndpointCase("POST", "/v1/platform/websites/{id}/verify-domain", "website:write", setup=website_ids, body={}),
     EndpointCase("GET", BASE, "website:read"),
     EndpointCase("PATCH", BASE, "website:write", body={}),
     EndpointCase("GET", f"{BASE}/pages", "website:read", list_rows=page_rows),

@@ -28,11 +28,13 @@ from ..resources import (
     WEBSITE,
     WEBSITE_PAGE,
     WEBSITE_PAGE_SUMMARY,
+    DomainVerification,
     Section,
     SectionTypeDefinition,
     SeoSettings,
     WebsiteLayout,
     WebsiteStyles,
+    present_domain_verification,
     present_layout,
     present_seo_settings,
     present_styles,
@@ -66,6 +68,7 @@ LAYOUT = shape_serializer(WebsiteLayout)
 STYLES = shape_serializer(WebsiteStyles)
 SEO_SETTINGS = shape_serializer(SeoSettings)
 SECTION_TYPE = shape_serializer(SectionTypeDefinition)
+DOMAIN_VERIFICATION = shape_serializer(DomainVerification)
 
 
 def _schema(operation_id, summary, description=None, **kwargs):
@@ -123,7 +126,23 @@ class WebsiteSelectionMixin:
 class WebsiteListViewSet(ResourceViewSet):
     queryset = Website.objects.all()
     resource = WEBSITE
-    required_scopes = {"list": READ, "retrieve": READ}
+    required_scopes = {"list": READ, "retrieve": READ, "verify_domain": WRITE}
+
+    @_schema(
+        "website_verify_domain_create",
+        "Verify a website's custom domain",
+        "A custom domain (set by staff in the admin) is served only once the organization proves it controls the "
+        "domain's DNS: publish the TXT `record` returned here, then call again. The answer is 200 whatever the "
+        "outcome (`result`); a verified domain stays verified until the domain changes (a new domain gets a new "
+        "record). 409 `NO_CUSTOM_DOMAIN` when the website has no custom domain.",
+        request=None,
+        responses={200: DOMAIN_VERIFICATION},
+    )
+    @action(detail=True, methods=["post"], url_path="verify-domain")
+    def verify_domain(self, request, pk=None):
+        website = self.get_object()
+        result = services.verify_domain(website)
+        return Response(present_domain_verification(website, result))
 
 
 class WebsiteView(WebsiteSelectionMixin, PlatformAPIView):

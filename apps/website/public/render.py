@@ -75,7 +75,7 @@ class SiteRenderer:
         self.snapshot = snapshot
         self.preview_base = preview_base  # "/_preview/<token>" when rendering the draft
         self.version = version
-        self.base_url = site_url(website.slug, website.domain)
+        self.base_url = site_url(website.slug, website.served_domain)
         self.languages = self.organization.languages
         self.default_language = self.organization.default_language
 
