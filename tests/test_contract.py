@@ -56,6 +56,15 @@ def test_other_organization_is_not_found(case, organization, other_organization,
     assert response.json()["code"] == "NOT_FOUND"
 
 
+@pytest.mark.parametrize("case", [c for c in CASES if c.method in ("POST", "PATCH")], ids=lambda c: c.id)
+def test_a_body_that_is_not_json_is_refused(case, organization, api):
+    """Every POST and PATCH of the router (`test_every_platform_action_has_a_contract_case`) parses the body it was
+    sent, also when its action reads none (`publish`, `duplicate`, `retire`, `rotate`...)."""
+    response = api.generic(case.method, case.url(organization), b"{bad", content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "INVALID_JSON"
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c.list_rows], ids=lambda c: c.id)
 def test_list_query_count_does_not_grow(case, organization, api):
     url = case.url(organization)

@@ -50,6 +50,14 @@ def body_hash(data) -> str:
     return hashlib.sha256(canonical).hexdigest()
 
 
+class Replay(Exception):  # noqa: N818 (control flow, not an error)
+    """Raised by the view's `initial()` to answer with the stored response instead of running the handler again."""
+
+    def __init__(self, response: Response):
+        super().__init__("Idempotent replay")
+        self.response = response
+
+
 class IdempotentRequest:
     def __init__(self, record: IdempotencyRecord | None, replay: Response | None = None):
         self.record = record

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from rest_framework.throttling import BaseThrottle
 
 from .exceptions import ApiError
 
@@ -244,3 +245,19 @@ def apply_headers(response, state: BucketState):
     response["RateLimit-Remaining"] = remaining
     response["RateLimit-Reset"] = reset
     response["RateLimit-Policy"] = f"{limit};w={WINDOW_SECONDS}"
+
+
+class BucketThrottle(BaseThrottle):
+    """DRF throttle of the Platform API: the credential's general bucket plus the view's bucket for the action
+    (`view.get_rate_bucket(request)`, from its `rate_buckets`), counted in one round trip. The tightest state (or
+    the exceeded one) is left on `request._rate_limit_state` for the headers and the view's `throttled()`."""
+
+    def allow_request(self, request, view):
+        states = consume(request, request.auth.rate_limit_key, view.get_rate_bucket(request))
+        exceeded = first_exceeded(states)
+        request._rate_limit_state = exceeded or tightest(states)
+        return exceeded is None
+
+    def wait(self):
+        return None  # `throttled()` reads the bucket's reset from `request._rate_limit_state`
+

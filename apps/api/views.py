@@ -1,7 +1,26 @@
 """Base views of the Platform API: tenancy, scopes, rate buckets and idempotency in one place.
 
-Checks run in this order: route, authentication (401), organization lock (403), method (405),
-scope (403), rate limit (429), path object (404), body (415/400), business rules (409).
+Every check runs on one of DRF's own hooks (DRF's `dispatch` is not copied), in the order the spec fixes:
+
+| check | answer | hook |
+|---|---|---|
+| route | 404 | URL resolver (`not_found`) |
+| failed-authentication flood of the address | 429 | `initial()`, before DRF's (no database work) |
+| body over the size cap | 413 | `initial()`, before anything reads the body |
+| authentication, organization lock | 401, 403 | authentication class; `perform_authentication` counts failures |
+| method | 405 with `Allow` | `ScopePermission` |
+| scope | 403 short body | `ScopePermission` |
+| rate limits (general + the action's bucket) | 429 with `Retry-After` | `ratelimit.BucketThrottle`, `throttled()` |
+| path values no row can have | 404 | `initial()`, after DRF's |
+| NUL or too many query parameters | 400 | `check_query_params()` |
+| path object | 404 | `check_path_objects()`, before any answer about the body |
+| media type | 415 | `check_body()` |
+| body not JSON (also on actions that read none) | 400 `INVALID_JSON` | `check_body()` |
+| `Idempotency-Key` | replay, 409, 422 | `initial()`, last |
+| the body's fields, business rules | 400, 409 | the handler, services |
+
+The rate-limit headers go on every answer to an authenticated credential (`finalize_response`), none on a failed
+authentication.
 """
 
 from django.conf import settings
@@ -50,11 +69,14 @@ def out_of_range_id(kwargs) -> bool:
 
 
 class PlatformViewMixin:
-    """Dispatch for every Platform API view. Declare `required_scopes` and optionally `rate_buckets`."""
+    """The checks of every Platform API view (see the module's table). Declare `required_scopes` and optionally
+    `rate_buckets` (`{action: bucket}`, counted besides the general bucket)."""
 
     required_scopes: dict = {}
     rate_buckets: dict = {}
     http_method_names = ["get", "post", "patch", "delete", "head"]
+    throttle_classes = [ratelimit.BucketThrottle]
+    idempotent_request = None  # the claimed Idempotency-Key of this POST, if it sent one
 
     @property
     def organization(self):
@@ -75,20 +97,16 @@ class PlatformViewMixin:
         return getattr(self, "action", None) or self.request.method.lower()
 
     def get_rate_bucket(self, request) -> str | None:
-        """The special bucket this request counts against besides the general one."""
+        """The special bucket this request counts against besides the general one (`BucketThrottle`)."""
         return self.rate_buckets.get(self.current_action())
 
-    def check_rate_limits(self, request):
-        states = ratelimit.consume(request, request.auth.rate_limit_key, self.get_rate_bucket(request))
-        request._rate_limit_state = ratelimit.tightest(states)
-        exceeded = ratelimit.first_exceeded(states)
-        if exceeded:
-            request._rate_limit_state = exceeded
-            raise RateLimited(
-                f"Rate limit exceeded for the `{exceeded.bucket}` bucket; retry in {exceeded.reset} seconds.",
-                details={"bucket": exceeded.bucket, "limit": exceeded.limit, "windowSeconds": ratelimit.WINDOW_SECONDS},
-                headers={"Retry-After": str(exceeded.reset)},
-            )
+    def throttled(self, request, wait):
+        exceeded = request._rate_limit_state
+        raise RateLimited(
+            f"Rate limit exceeded for the `{exceeded.bucket}` bucket; retry in {exceeded.reset} seconds.",
+            details={"bucket": exceeded.bucket, "limit": exceeded.limit, "windowSeconds": ratelimit.WINDOW_SECONDS},
+            headers={"Retry-After": str(exceeded.reset)},
+        )
 
     def perform_authentication(self, request):
         """A refused credential (401, or 403 for the organization lock) counts against the client address."""
@@ -100,11 +118,17 @@ class PlatformViewMixin:
             raise
 
     def initial(self, request, *args, **kwargs):
-        super().initial(request, *args, **kwargs)
-        self.check_rate_limits(request)
+        ratelimit.refuse_failed_authentication_flood(client_address(request))  # before any database work
+        bodylimit.enforce(request._request)  # before anything reads the body, authentication included
+        super().initial(request, *args, **kwargs)  # authentication, method and scope, rate limits
         if out_of_range_id(kwargs) or any(isinstance(v, str) and "\x00" in v for v in kwargs.values()):
             raise NotFound()
         self.check_query_params(request)
+        self.check_body(request)
+        if request.method == "POST":
+            self.idempotent_request = idempotency.begin(request, request.auth)
+            if self.idempotent_request is not None and self.idempotent_request.replay is not None:
+                raise idempotency.Replay(self.idempotent_request.replay)
 
     def check_query_params(self, request):
         """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it); more
@@ -120,46 +144,32 @@ class PlatformViewMixin:
             raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})
 
     def check_path_objects(self):
-        """Resolve the path object, if the view has one, so that a 404 wins over a 415."""
+        """Resolve the path's objects, if the view has any, so that their 404 wins over any answer about the body."""
 
-    def check_media_type(self, request):
-        """415 for a body that is not JSON, also when the handler would never read it (a verb with no body)."""
-        if request.method in BODY_METHODS and carries_body(request) and not is_json_media_type(request.content_type):
-            self.check_path_objects()
-            raise drf_exceptions.UnsupportedMediaType(request.content_type or "(none)")
-
-    def dispatch(self, request, *args, **kwargs):
-        self.args = args
-        self.kwargs = kwargs
-        request = self.initialize_request(request, *args, **kwargs)
-        self.request = request
-        self.headers = self.default_response_headers
-        claim = None
+    def check_body(self, request):
+        """415 for a body that is not JSON, 400 INVALID_JSON for one that does not parse (or a NUL, or too deep):
+        on every POST/PATCH/PUT that carries a body, also when the handler would never read it."""
+        if request.method not in BODY_METHODS or not carries_body(request):
+            return
         try:
-            ratelimit.refuse_failed_authentication_flood(client_address(request))  # before any database work
-            bodylimit.enforce(request._request)  # before anything reads the body, authentication included
-            self.initial(request, *args, **kwargs)
-            self.check_media_type(request)
-            method = request.method.lower()
-            handler = getattr(self, method, self.http_method_not_allowed)
-            if method == "post":
-                claim = idempotency.begin(request, request.auth)
-            if claim is not None and claim.replay is not None:
-                response = claim.replay
-            else:
-                response = handler(request, *args, **kwargs)
-        except Exception as exc:
-            if claim is not None:
-                claim.release()
-                claim = None
-            response = self.handle_exception(exc)
-        if claim is not None:
-            claim.finish(response)
-        self.response = self.finalize_response(request, response, *args, **kwargs)
-        return self.response
+            if not is_json_media_type(request.content_type):
+                raise drf_exceptions.UnsupportedMediaType(request.content_type or "(none)")
+            request.data  # noqa: B018 (parsed here, before the handler)
+        except Exception:
+            self.check_path_objects()
+            raise
+
+    def handle_exception(self, exc):
+        if isinstance(exc, idempotency.Replay):
+            return exc.response
+        if self.idempotent_request is not None:  # a retry runs again
+            self.idempotent_request.release()
+        return super().handle_exception(exc)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
+        if self.idempotent_request is not None:
+            self.idempotent_request.finish(response)
         credential = getattr(request, "_auth", None)
         if isinstance(credential, Credential):
             state = getattr(request, "_rate_limit_state", None) or ratelimit.tightest(
@@ -283,6 +293,7 @@ class CreateResourceMixin:
         raise NotImplementedError
 
     def create(self, request, *args, **kwargs):
+        self.check_path_objects()  # a nested collection's parent: its 404 before the body's 400
         obj = self.create_object(self.validated(self.write_serializer))
         return self.created(self.present(obj.pk), obj)
 

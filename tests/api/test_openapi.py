@@ -171,11 +171,11 @@ def test_status_codes_and_error_bodies_are_documented(schema):
         assert {"$ref": "#/components/schemas/InsufficientScopeError"} in scope_error["oneOf"]
         if method == "post":
             assert {"201", "200"} & set(responses), (path, method)
-            assert {"409", "413", "415", "422"} <= set(responses), (path, method)
+            assert {"400", "409", "413", "415", "422"} <= set(responses), (path, method)
             header = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
             assert header and header[0]["in"] == "header" and header[0]["schema"]["maxLength"] == 255
         if method == "patch":
-            assert {"200", "409", "413", "415"} <= set(responses), (path, method)
+            assert {"200", "400", "409", "413", "415"} <= set(responses), (path, method)
         if method == "delete":
             assert "204" in responses and "content" not in responses["204"], (path, method)
             assert "409" in responses

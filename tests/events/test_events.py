@@ -317,6 +317,17 @@ def test_a_draft_can_be_cancelled(api, organization, club):
     assert api.post(f"{URL}/{event.id}/cancel").json()["status"] == "cancelled"
 
 
+def test_a_garbage_body_on_publish_or_duplicate_is_400_and_changes_nothing(api, organization, club):
+    event = make_event(organization, club, status="draft")
+    for action in ("publish", "duplicate"):
+        response = api.generic("POST", f"{URL}/{event.id}/{action}", b"{bad", content_type="application/json")
+        assert response.status_code == 400 and response.json()["code"] == "INVALID_JSON", response.content
+    assert list(Event.objects.filter(organization=organization).values_list("status", flat=True)) == ["draft"]
+    # A missing event is still 404 first: the path object is resolved before the body's answer.
+    missing = api.generic("POST", f"{URL}/{event.id + 1000}/publish", b"{bad", content_type="application/json")
+    assert missing.status_code == 404
+
+
 def test_duplicate_is_a_draft_copy_without_sales(api, organization, club, contact):
     event = make_event(organization, club, capacity=10, tickets=[("Adult", "10", 5), ("Child", "0", None)])
     Event.objects.filter(pk=event.pk).update(translations={"es": {"name": "Copa"}}, images=["https://x.example/a.png"])

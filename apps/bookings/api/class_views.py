@@ -48,6 +48,11 @@ class ClassPathMixin:
             raise NotFound()
         return occurrence
 
+    def check_path_objects(self):
+        occurrence = self.get_occurrence()
+        if "entryId" in self.kwargs:
+            self.get_entry(occurrence)
+
 
 @extend_schema_view(
     list=extend_schema(

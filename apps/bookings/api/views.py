@@ -170,6 +170,10 @@ class BookingPlayerViewSet(ListResourceMixin, CreateResourceMixin, DestroyResour
     def base_queryset(self):
         return Player.objects.filter(booking=self.get_booking())
 
+    def check_path_objects(self):
+        self.get_booking()
+        super().check_path_objects()
+
     def create_object(self, data):
         return services.add_player(self.get_booking(), **data, match_emails=self.credential.has_scope("contacts:read"))
 
@@ -183,6 +187,10 @@ class BookingPlayerViewSet(ListResourceMixin, CreateResourceMixin, DestroyResour
 class ChannelBookingMixin(BookingPresenterMixin):
     def booking_for(self, external_source, external_id):
         return channel.get_channel_booking(self.organization, external_source, external_id)
+
+    def check_path_objects(self):
+        if "externalId" in self.kwargs:
+            self.booking_for(self.kwargs["externalSource"], self.kwargs["externalId"])
 
     def write_channel_booking(self, external_source, external_id, serializer_class, write, *, body_required=True):
         """The path's booking (its 404 comes before the body is read), the body validated by `serializer_class`,

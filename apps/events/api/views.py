@@ -172,6 +172,9 @@ class EventBookingViewSet(ListResourceMixin, PlatformViewSet):
             raise NotFound()
         return event
 
+    def check_path_objects(self):
+        self.get_event()
+
     def base_queryset(self):
         return Booking.objects.filter(type=BookingType.EVENT)
 

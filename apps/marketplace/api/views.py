@@ -1,9 +1,9 @@
 """The public marketplace API: no credential (an `Authorization` header is ignored), no CORS headers, per-address
 rate limits, its own error bodies (`{error, details?}`), and nothing written.
 
-Every view derives from `MarketplaceView`, which fixes, in order: the method (an unserved one is the same 404 as an
-unserved path, `OPTIONS` included), the address's rate limits (429; `AddressThrottle` over the view's
-`address_limits`, `apps.api.public_limits`), the body size (413), then the handler.
+Every view derives from `MarketplaceView`, which fixes, on DRF's hooks and in order: the method (an unserved one is
+the same 404 as an unserved path, `OPTIONS` included), the address's rate limits (429; `AddressThrottle` over the
+view's `address_limits`, `apps.api.public_limits`), the body size (413), then the handler.
 """
 
 import datetime as dt
@@ -112,21 +112,6 @@ class MarketplaceView(APIView):
             raise RouteNotFound()
         super().initial(request, *args, **kwargs)  # no authentication or permission: the throttles (429)
         bodylimit.enforce(request._request)
-
-    def dispatch(self, request, *args, **kwargs):
-        # Every method reaches `initial` (for the 404 on an unserved one, OPTIONS included) rather than Django's
-        # method check.
-        self.args, self.kwargs = args, kwargs
-        request = self.initialize_request(request, *args, **kwargs)
-        self.request = request
-        self.headers = {}
-        try:
-            self.initial(request, *args, **kwargs)
-            response = getattr(self, request.method.lower())(request, *args, **kwargs)
-        except Exception as exc:
-            response = self.handle_exception(exc)
-        self.response = self.finalize_response(request, response, *args, **kwargs)
-        return self.response
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

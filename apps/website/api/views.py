@@ -84,8 +84,8 @@ class WebsiteSelectionMixin:
     selection_parameters = (WEBSITE_ID,)
     _selected = None
 
-    def initial(self, request, *args, **kwargs):
-        super().initial(request, *args, **kwargs)
+    def check_query_params(self, request):
+        super().check_query_params(request)
         self.selected_website()
 
     def selected_website(self) -> Website:
