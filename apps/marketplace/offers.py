@@ -4,14 +4,14 @@ A court time is a start on the club's wall clock at a whole multiple of `STEP_MI
 10:30, ...) such that `[start, start + duration)` (real elapsed time, so DST-correct) lies inside one of the club's
 opening intervals of that day and overlaps nothing that occupies the court (`apps.occupancy.queries`: active
 bookings, blocks, active classes; the truth the Platform API's booking checks read), and does not start in the
-past. A wall-clock time that does not exist (the hour skipped when the clocks go forward) is not offered; one that
-happens twice (when they go back) is offered once, at its first occurrence.
+past. The grid is the kernel's (`apps.kernel.clock.start_grid`): a wall-clock time that does not exist (the hour
+skipped when the clocks go forward) is not offered; one that happens twice (when they go back) is offered at both
+instants, in the order they happen. The price is the pricing rules' quote for a non-member, tax included.
 
 Entry points:
 
-- `club_free_slots(club, day, duration_minutes=60, *, now=None)`: one club's free court times of a day, for the
-  club's marketplace page (4 queries: areas, then bookings, blocks and classes).
-- `free_slots(club, areas, day, busy, ...)`: the same over rows the caller loaded in bulk (no queries).
+- `free_slots(club, areas, day, busy, ...)`: one club's free court times of a day over rows the caller loaded (no
+  queries); the gym's page (`pages/page.py`) lists these, `is_free` checks an offer's own time off the grid.
 - `search_offers(...)`: `POST /v1/public/network/search/offers`, a bounded number of queries whatever the number
   of clubs in range; only the returned page is priced.
 """
@@ -23,9 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import F, FloatField, Func, Q
 from django.db.models.expressions import RawSQL
@@ -34,7 +32,8 @@ from django.utils import timezone
 from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Area, Club
 from apps.clubs.services import is_club_open_on, opening_intervals
-from apps.occupancy.queries import area_blocks, area_bookings, area_classes, busy_intervals
+from apps.kernel import clock
+from apps.occupancy.queries import area_blocks, area_bookings, area_classes
 from apps.pricing import quote as pricing
 from apps.pricing.models import PricingRule
 
@@ -62,41 +61,7 @@ class Slot:
 
 def day_bounds(club: Club, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """The UTC instants of the start of `day` and of the next day on the club's clock."""
-    tz = ZoneInfo(club.timezone or "UTC")
-    start = dt.datetime.combine(day, dt.time.min, tzinfo=tz).astimezone(dt.UTC)
-    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min, tzinfo=tz).astimezone(dt.UTC)
-    return start, end
-
-
-@functools.lru_cache(maxsize=512)
-def _start_grid(timezone_name: str, day: dt.date, first: int, last: int) -> tuple[tuple[float, str], ...]:
-    """`(epoch seconds, "HH:MM")` of the wall-clock minutes `first`..`last` of `day`, every `STEP_MINUTES`, in the
-    zone; skipped wall times left out, repeated ones at their first instant. The same for every club of a zone."""
-    tz = ZoneInfo(timezone_name)
-    starts = []
-    for minute in range(first, last + 1, STEP_MINUTES):
-        wall = dt.datetime.combine(day, dt.time(minute // 60, minute % 60), tzinfo=tz)
-        instant = wall.astimezone(dt.UTC)
-        if instant.astimezone(tz).replace(tzinfo=None) != wall.replace(tzinfo=None):
-            continue  # inside the gap when the clocks go forward: that wall time does not exist
-        starts.append((instant.timestamp(), f"{minute // 60:02d}:{minute % 60:02d}"))
-    return tuple(starts)
-
-
-def wall_starts(club: Club, day: dt.date, earliest: dt.time | None, latest: dt.time | None) -> list[tuple]:
-    """`(instant, "HH:MM")` of every start time of `day` on the club's clock, every `STEP_MINUTES`, from
-    `earliest` (rounded up to the step) to `latest` (both included)."""
-    return [
-        (dt.datetime.fromtimestamp(epoch, dt.UTC), label)
-        for epoch, label in _grid(club.timezone or "UTC", day, earliest, latest)
-    ]
-
-
-def _grid(timezone_name: str, day: dt.date, earliest: dt.time | None, latest: dt.time | None):
-    first = 0 if earliest is None else earliest.hour * 60 + earliest.minute
-    last = 24 * 60 - 1 if latest is None else latest.hour * 60 + latest.minute
-    first = -(-first // STEP_MINUTES) * STEP_MINUTES  # up to the step
-    return _start_grid(timezone_name, day, first, last)
+    return clock.day_bounds(day, clock.zone_of(club))
 
 
 def _epoch(value) -> float:
@@ -155,10 +120,11 @@ def _open_starts(
     stand_in = Club(timezone=timezone_name, opening_hours={weekday: [list(pair) for pair in hours]})
     opening = [(a.timestamp(), b.timestamp()) for a, b in opening_intervals(stand_in, day)]
     length = duration_minutes * 60
+    tz = clock.zone(timezone_name)
     kept = [
-        (start, label)
-        for start, label in _grid(timezone_name, day, earliest, latest)
-        if any(open_ <= start and start + length <= close for open_, close in opening)
+        (start.timestamp(), clock.hhmm(start, tz))
+        for start in clock.start_grid(day, tz, STEP_MINUTES, earliest, latest)
+        if any(open_ <= start.timestamp() and start.timestamp() + length <= close for open_, close in opening)
     ]
     return tuple(start for start, _ in kept), tuple(label for _, label in kept)
 
@@ -228,14 +194,16 @@ def free_slots(
     return slots
 
 
-def club_free_slots(club: Club, day: dt.date, duration_minutes: int = 60, *, now=None) -> list[Slot]:
-    """One club's free court times on `day` (its active areas, by position): 4 queries."""
-    areas = list(Area.objects.filter(club=club, is_active=True).order_by("position", "id"))
-    start, end = day_bounds(club, day)
-    busy = defaultdict(list)
-    for area_id, b_start, b_end in busy_intervals([a.id for a in areas], start, end):
-        busy[area_id].append((b_start, b_end))
-    return free_slots(club, areas, day, busy, duration_minutes=duration_minutes, now=now)
+def is_free(club: Club, area_id: int, day: dt.date, start: dt.datetime, busy, duration_minutes: int, now) -> bool:
+    """Whether the court time `[start, start + duration)` on `day` is bookable though off the grid (an offer link's
+    own time): inside one opening interval of the day, not before `now`, overlapping nothing in `busy[area_id]`."""
+    end = start + dt.timedelta(minutes=duration_minutes)
+    if start < now or not any(opens <= start and end <= closes for opens, closes in opening_intervals(club, day)):
+        return False
+    return not any(
+        _epoch(b_start) < end.timestamp() and start.timestamp() < _epoch(b_end)
+        for b_start, b_end in busy.get(area_id, ())
+    )
 
 
 EPOCH_TEMPLATE = "EXTRACT(EPOCH FROM %(expressions)s)::float8"
@@ -264,12 +232,7 @@ def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, li
     return busy
 
 
-def offer_url(slug: str, day: dt.date, time: str, area_id: int, duration_minutes: int) -> str:
-    url = f"{settings.MARKETPLACE_URL}/clubs/{slug}?date={day.isoformat()}&time={time}&areaId={area_id}"
-    return url if duration_minutes == 60 else f"{url}&duration={duration_minutes}"
-
-
-def _area_sport(area_sports: Iterable[str], wanted: Sequence[str]) -> str | None:
+def area_sport(area_sports: Iterable[str], wanted: Sequence[str]) -> str | None:
     """The offer's sport: the first requested sport the court serves; without a request, the court's only
     sport (as the quote defaults it), else none."""
     area_sports = list(area_sports or [])
@@ -364,11 +327,11 @@ def search_offers(
     ], total
 
 
-def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_minutes: int) -> Offer:
+def non_member_price(club: Club, area: dict, slot: Slot, sport: str | None, rules: list[dict]) -> Decimal:
+    """The price of `slot` on the court `area` (a row with `id`, `area_type_id`, `hourly_rate`) for a non-member,
+    tax included: the quote of the club's active pricing `rules`."""
     organization = club.organization
-    sport = _area_sport(area["sports"], sports)
-    rules = [r for r in rules_by_org[club.organization_id] if r["club_id"] is None or r["club_id"] == club.id]
-    quoted = pricing.quote(
+    return pricing.quote(
         rules,
         area=pricing.AreaFacts(
             id=area["id"], club_id=club.id, area_type_id=area["area_type_id"], hourly_rate=area["hourly_rate"]
@@ -380,7 +343,14 @@ def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_mi
         member_plan_ids=frozenset(),
         tax_rate=Decimal(organization.default_tax_rate),
         exponent=pricing.currency_exponent(organization.currency),
-    )
+    ).price
+
+
+def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_minutes: int) -> Offer:
+    organization = club.organization
+    sport = area_sport(area["sports"], sports)
+    rules = [r for r in rules_by_org[club.organization_id] if r["club_id"] is None or r["club_id"] == club.id]
+    price = non_member_price(club, area, slot, sport, rules)
     return {
         "clubSlug": club.slug,
         "clubName": club.name,
@@ -390,8 +360,10 @@ def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_mi
         "date": slot.date,
         "time": slot.time,
         "durationMinutes": duration_minutes,
-        "price": float(quoted.price),
+        "price": float(price),
         "currency": organization.currency,
         "timezone": club.timezone or "UTC",
-        "url": offer_url(club.slug, slot.date, slot.time, area["id"], duration_minutes),
+        "url": listing.page_url(
+            club.slug, date=slot.date, time=slot.time, area_id=area["id"], duration=duration_minutes
+        ),
     }

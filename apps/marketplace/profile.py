@@ -1,6 +1,9 @@
-"""`GET /v1/public/network/clubs/{slug}`: one listed club, in seven queries whatever it holds (the club with its
+"""`GET /v1/public/network/clubs/{slug}`: one listed club, in six queries whatever it holds (the club with its
 organization and rating, amenities, courts, passes, the next 14 days' public classes with their seat counts and
-instructor ids, the instructors shown, and the classes' instructor names)."""
+instructor ids, and the instructors shown with the classes' instructor names).
+
+The queries of the club, its courts, its upcoming classes and their instructors are also the gym page's
+(`pages/page.py`): one reading of a club for both."""
 
 import datetime as dt
 import html
@@ -83,34 +86,27 @@ def plain_text(document) -> str | None:
     return result or None
 
 
-def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None = None) -> ClubProfile:
-    now = timezone.now() if now is None else now
-    club = CLUB.annotate(listing.listed_clubs().filter(slug=slug).select_related("organization")).first()
-    if club is None:
-        raise ClubNotFound(slug)
-    organization = club.organization
-    ctx = PresentContext(organization=organization, locale=locale, now=now)
+COURT_COLUMNS = ("id", "name", "sports", "area_type_id", "area_type__name", "is_indoor", "hourly_rate", "images")
 
-    codes = [code for code in (club.amenities or []) if isinstance(code, str)]
-    catalogue = {a.code: a for a in Amenity.objects.filter(code__in=codes)} if codes else {}
-    areas = list(
-        Area.objects.filter(club=club, is_active=True)
-        .order_by("position", "id")
-        .values("id", "name", "sports", "area_type__name", "is_indoor", "hourly_rate", "images")
-    )
-    passes = list(
-        Plan.objects.filter(
-            Q(club__isnull=True) | Q(club=club),
-            organization=organization,
-            is_active=True,
-            retired_at__isnull=True,
-            visibility=Visibility.PUBLIC,
-        )
-        .order_by("price", "name", "id")
-        .values("id", "name", "description", "price", "signup_fee", "billing_frequency", "translations")
-    )
+
+def listed_club(slug: str):
+    """The listed club under `slug` with its organization and public rating (`rating_total`, `rating_average`), or
+    None. `Club.slug` is unique per organization only; while two listed clubs share one, the oldest wins."""
+    if not slug or len(slug) > 100:
+        return None
+    return CLUB.annotate(listing.listed_clubs().filter(slug=slug).select_related("organization")).order_by("id").first()
+
+
+def active_courts(club) -> list[dict]:
+    """The club's active courts (rows of `COURT_COLUMNS`), by position."""
+    return list(Area.objects.filter(club=club, is_active=True).order_by("position", "id").values(*COURT_COLUMNS))
+
+
+def upcoming_classes(club, now: dt.datetime) -> list[dict]:
+    """The club's active `Public` classes of the next `UPCOMING_DAYS` days (at most `MAX_UPCOMING_CLASSES`), as rows
+    with their seat counts (`booked_total`, `walk_in_total`) and `instructor_ids`."""
     through = ClassOccurrence.instructors.through
-    classes = list(
+    return list(
         ClassOccurrence.objects.filter(
             club=club,
             status=ClassStatus.ACTIVE,
@@ -138,11 +134,16 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
             "instructor_ids",
         )[:MAX_UPCOMING_CLASSES]
     )
+
+
+def club_instructors(club, classes: list[dict]) -> tuple[list[dict], dict[int, str]]:
+    """(the instructors of the club's profile: those teaching `classes` and the active ones available at the club,
+    by name; every shown instructor's display name by id)."""
     teaching = {i for row in classes for i in row["instructor_ids"] or ()}
     instructors = list(
         Instructor.objects.filter(
             Q(id__in=teaching) | Q(is_active=True, weekly_availability__contains=[{"clubId": club.id}]),
-            organization=organization,
+            organization=club.organization,
         )
         .order_by("contact__first_name", "contact__last_name", "id")
         .values(
@@ -157,6 +158,38 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
         )
     )
     names = {row["id"]: display_name(row["contact__first_name"], row["contact__last_name"]) for row in instructors}
+    return instructors, names
+
+
+def class_instructor_names(row: dict, names: dict[int, str]) -> list[str]:
+    """The names of a class row's instructors, by instructor id."""
+    return [names[i] for i in sorted(row["instructor_ids"] or ()) if names.get(i)]
+
+
+def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None = None) -> ClubProfile:
+    now = timezone.now() if now is None else now
+    club = listed_club(slug)
+    if club is None:
+        raise ClubNotFound(slug)
+    organization = club.organization
+    ctx = PresentContext(organization=organization, locale=locale, now=now)
+
+    codes = [code for code in (club.amenities or []) if isinstance(code, str)]
+    catalogue = {a.code: a for a in Amenity.objects.filter(code__in=codes)} if codes else {}
+    areas = active_courts(club)
+    passes = list(
+        Plan.objects.filter(
+            Q(club__isnull=True) | Q(club=club),
+            organization=organization,
+            is_active=True,
+            retired_at__isnull=True,
+            visibility=Visibility.PUBLIC,
+        )
+        .order_by("price", "name", "id")
+        .values("id", "name", "description", "price", "signup_fee", "billing_frequency", "translations")
+    )
+    classes = upcoming_classes(club, now)
+    instructors, names = club_instructors(club, classes)
     club_url = listing.club_url(club.slug)
     tz = club.timezone or "UTC"
 
@@ -236,9 +269,9 @@ def _class(row: dict, ctx: PresentContext, names: dict, club_url: str, tz: str) 
         "startTime": start,
         "endTime": end,
         "durationMinutes": int((end - start).total_seconds() // 60),
-        "instructors": [names[i] for i in sorted(row["instructor_ids"] or ()) if names.get(i)],
+        "instructors": class_instructor_names(row, names),
         "price": None if row["is_free"] else ctx.organization.tax_inclusive(row["price_before_tax"]),
         "isFree": row["is_free"],
         "spotsLeft": None if capacity is None else max(0, capacity - booked),
-        "url": f"{club_url}?date={start.date().isoformat()}&classId={row['id']}",
+        "url": club_url + listing.page_query(date=start.date(), class_id=row["id"]),
     }

@@ -1,13 +1,23 @@
 """Response shapes of the marketplace API, one `TypedDict` each (the OpenAPI components are generated from them).
 
-Names carry a `Marketplace` prefix where the Platform API already has a component of that noun.
+Names carry a `Marketplace` prefix where the Platform API already has a component of that noun. A club's own fields
+are declared once, by the Platform API's Club shape (`apps.clubs.resources.Club`): the listing and the profile take
+theirs from it (`club_fields`) and declare only what differs (a listed club always has a slug) or is their own.
 """
 
 import datetime as dt
+import typing
 from typing import Annotated, NotRequired, TypedDict
 
 from apps.api.resources import Describe
 from apps.billing.choices import BillingFrequency
+from apps.clubs.resources import Club
+
+
+def club_fields(*names: str) -> dict:
+    """The declarations of these fields of the Platform API's Club shape, in the order given."""
+    hints = typing.get_type_hints(Club, include_extras=True)
+    return {name: hints[name] for name in names}
 
 
 class MarketplaceRating(TypedDict):
@@ -15,23 +25,23 @@ class MarketplaceRating(TypedDict):
     total: int
 
 
-class ClubListing(TypedDict):
-    """A club in the marketplace search."""
+RATING = Annotated[MarketplaceRating | None, Describe("Null without public reviews.")]
+TIMEZONE = Annotated[str, Describe("IANA time zone of the club's clock.")]
 
-    slug: str
-    name: str
-    address: str | None
-    city: str | None
-    state: str | None
-    country: str | None
-    postalCode: str | None
-    logo: str | None
-    images: list[str]
-    sports: list[str]
-    rating: Annotated[MarketplaceRating | None, Describe("Null without public reviews.")]
-    distanceKm: Annotated[float | None, Describe("Great-circle distance from the point searched; null without one.")]
-    timezone: Annotated[str, Describe("IANA time zone of the club's clock.")]
-    url: Annotated[str, Describe("The club's marketplace page.")]
+ClubListing = TypedDict(
+    "ClubListing",
+    {
+        "slug": str,
+        **club_fields("name", "address", "city", "state", "country", "postalCode", "logo", "images", "sports"),
+        "rating": RATING,
+        "distanceKm": Annotated[
+            float | None, Describe("Great-circle distance from the point searched; null without one.")
+        ],
+        "timezone": TIMEZONE,
+        "url": Annotated[str, Describe("The club's marketplace page.")],
+    },
+)
+ClubListing.__doc__ = "A club in the marketplace search."
 
 
 class ClubListingPage(TypedDict):
@@ -91,33 +101,31 @@ class MarketplaceClass(TypedDict):
     url: Annotated[str, Describe("The club's marketplace page on the class's day.")]
 
 
-class ClubProfile(TypedDict):
-    """One club on the marketplace."""
-
-    slug: str
-    name: str
-    description: str
-    address: str | None
-    city: str | None
-    state: str | None
-    country: str | None
-    postalCode: str | None
-    phone: str | None
-    email: str | None
-    website: str | None
-    logo: str | None
-    images: list[str]
-    amenities: list[MarketplaceAmenity]
-    sports: list[str]
-    rating: Annotated[MarketplaceRating | None, Describe("Null without public reviews.")]
-    socialProfiles: dict[str, str]
-    timezone: Annotated[str, Describe("IANA time zone of the club's clock.")]
-    currency: Annotated[str, Describe("ISO 4217 code of every price.")]
-    url: str
-    courts: list[MarketplaceCourt]
-    passes: list[MarketplacePass]
-    instructors: list[MarketplaceInstructor]
-    upcomingClasses: Annotated[list[MarketplaceClass], Describe("Public classes of the next 14 days, at most 50.")]
+ClubProfile = TypedDict(
+    "ClubProfile",
+    {
+        "slug": str,
+        **club_fields("name"),
+        "description": str,
+        **club_fields(
+            "address", "city", "state", "country", "postalCode", "phone", "email", "website", "logo", "images"
+        ),
+        "amenities": list[MarketplaceAmenity],
+        **club_fields("sports"),
+        "rating": RATING,
+        **club_fields("socialProfiles"),
+        "timezone": TIMEZONE,
+        "currency": Annotated[str, Describe("ISO 4217 code of every price.")],
+        "url": str,
+        "courts": list[MarketplaceCourt],
+        "passes": list[MarketplacePass],
+        "instructors": list[MarketplaceInstructor],
+        "upcomingClasses": Annotated[
+            list[MarketplaceClass], Describe("Public classes of the next 14 days, at most 50.")
+        ],
+    },
+)
+ClubProfile.__doc__ = "One club on the marketplace."
 
 
 class Offer(TypedDict):

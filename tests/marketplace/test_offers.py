@@ -180,8 +180,8 @@ def test_dst_spring_forward(public, make_listed_club):
 
 
 def test_dst_fall_back(public, make_listed_club):
-    """2031-10-26, Madrid: 03:00 CEST goes back to 02:00 CET. 02:00 and 02:30 happen twice and are offered once,
-    at their first occurrence (CEST); the hour that repeats (01:00Z-02:00Z) is never a start."""
+    """2031-10-26, Madrid: 03:00 CEST goes back to 02:00 CET. 02:00 and 02:30 happen twice and are offered at both
+    instants, in the order they happen (CEST, then CET), as the gym's page lists them."""
     day = dt.date(2031, 10, 26)
     club = make_listed_club("Autumn", courts=1, opening_hours=ALL_DAY)
     court = club.areas.get()
@@ -190,10 +190,13 @@ def test_dst_fall_back(public, make_listed_club):
     thirty = search(public, date=day, earliestTime="01:00", latestTime="03:00", durationMinutes=30, limit=200)
     sixty = search(public, date=day, earliestTime="01:00", latestTime="03:00", limit=200)
 
-    assert times(thirty) == ["01:00", "01:30", "02:00", "02:30", "03:00"]
-    # 02:00 CEST runs a real hour to 02:00 CET (01:00Z), touching the booking; 02:30 CEST reaches into it.
-    assert times(sixty) == ["01:00", "01:30", "02:00", "03:00"]
-    assert search(public, date=day, durationMinutes=30, limit=200)["total"] == 48
+    # 02:00 CEST, 02:30 CEST, (02:00 CET is booked), 02:30 CET
+    assert times(thirty) == ["01:00", "01:30", "02:00", "02:30", "02:30", "03:00"]
+    # 02:00 CEST runs a real hour to 02:00 CET (01:00Z), touching the booking; 02:30 CEST reaches into it, 02:30
+    # CET starts when it ends.
+    assert times(sixty) == ["01:00", "01:30", "02:00", "02:30", "03:00"]
+    # 50 start times exist on the 25-hour day; one is booked.
+    assert search(public, date=day, durationMinutes=30, limit=200)["total"] == 49
 
 
 def test_prices_equal_the_platform_quote(public, api, organization, make_listed_club, day):

@@ -11,8 +11,10 @@ from apps.clubs.models import Area, Club
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.instructors.models import Instructor
+from apps.marketplace import offers
 from apps.marketplace.pages.labels import Labels
 from apps.marketplace.pages.page import build_page
+from apps.marketplace.pages.page import listed_club as listed
 from apps.occupancy.models import AreaBlock
 from apps.organizations.models import Organization
 from apps.pricing.models import PricingRule
@@ -57,7 +59,7 @@ def test_spanish_labels_dates_and_money(client, listed_club, court, day):
     assert "<td>24,20 €</td>" in html
     assert "Reservar en la web del club" in html
     # the page's own links keep the language
-    assert f"?date={day.isoformat()}&amp;time=08%3A00&amp;areaId={court.id}&amp;locale=es" in html
+    assert f"?date={day.isoformat()}&amp;time=08:00&amp;areaId={court.id}&amp;locale=es" in html
     assert '<input type="hidden" name="locale" value="es">' in html
 
 
@@ -124,11 +126,15 @@ def test_durations_and_a_closed_day(client, listed_club, court, day):
 def test_no_time_in_the_past_on_the_clubs_clock(listed_club, court, day):
     labels = Labels("en")
     now = at(day, "09:10").astimezone(dt.UTC)
-    context = build_page(listed_club, {"date": day.isoformat()}, locale="en", labels=labels, now=now)
+    context = build_page(listed(listed_club.slug), {"date": day.isoformat()}, locale="en", labels=labels, now=now)
     (entry,) = context["free_times"]
     assert entry["slots"][0]["time"] == "09:30"
     yesterday = build_page(
-        listed_club, {"date": (day - dt.timedelta(days=1)).isoformat()}, locale="en", labels=labels, now=now
+        listed(listed_club.slug),
+        {"date": (day - dt.timedelta(days=1)).isoformat()},
+        locale="en",
+        labels=labels,
+        now=now,
     )
     assert yesterday["free_times"][0]["slots"] == []
 
@@ -186,7 +192,7 @@ def test_a_wall_time_the_clocks_skip_is_not_offered(listed_club, court):
     spring_forward = dt.date(2031, 3, 30)  # Madrid: 02:00 jumps to 03:00
     now = dt.datetime(2031, 3, 29, 12, tzinfo=dt.UTC)
     context = build_page(
-        listed_club,
+        listed(listed_club.slug),
         {"date": spring_forward.isoformat(), "time": "02:30", "areaId": str(court.id)},
         locale="en",
         labels=Labels("en"),
@@ -204,7 +210,7 @@ def test_a_wall_time_the_clocks_repeat_is_offered_at_both_instants(listed_club, 
     fall_back = dt.date(2031, 10, 26)  # Madrid: 03:00 goes back to 02:00, a 25-hour day
     now = dt.datetime(2031, 10, 25, 12, tzinfo=dt.UTC)
     context = build_page(
-        listed_club,
+        listed(listed_club.slug),
         {"date": fall_back.isoformat(), "time": "02:00", "areaId": str(court.id)},
         locale="en",
         labels=Labels("en"),
@@ -216,6 +222,44 @@ def test_a_wall_time_the_clocks_repeat_is_offered_at_both_instants(listed_club, 
     # the link's time is the first 02:00 (summer time), 60 minutes long
     assert [s["selected"] for s in context["free_times"][0]["slots"]].count(True) == 1
     assert context["selected"]["time"] == "02:00" and context["selected"]["end"] == "02:00"
+
+
+def test_the_night_the_clocks_go_back_lists_the_repeated_hour_exactly_as_the_offers_search(
+    organization, contact, listed_club, court
+):
+    """2031-10-26, Europe/Madrid: 03:00 CEST goes back to 02:00 CET. The page lists the same start times, in the
+    same order and with the same links, as `POST /network/search/offers` offers for the court."""
+    listed_club.opening_hours = {"sunday": [["00:00", "24:00"]]}
+    listed_club.latitude, listed_club.longitude = 40.4168, -3.7038
+    listed_club.save()
+    fall_back, now = dt.date(2031, 10, 26), dt.datetime(2031, 10, 25, 12, tzinfo=dt.UTC)
+    second_two = dt.datetime(2031, 10, 26, 1, 0, tzinfo=dt.UTC)  # 02:00 CET, the second 02:00 of the night
+    Booking.objects.create(
+        organization=organization,
+        club=listed_club,
+        area=court,
+        contact=contact,
+        type="area",
+        status="confirmed",
+        start_time=second_two,
+        end_time=second_two + dt.timedelta(minutes=30),
+    )
+    context = build_page(
+        listed(listed_club.slug),
+        {"date": fall_back.isoformat(), "duration": "30"},
+        locale="en",
+        labels=Labels("en"),
+        now=now,
+    )
+    listed_times = [(slot["time"], slot["query"]) for slot in context["free_times"][0]["slots"]]
+    found, total = offers.search_offers(
+        latitude=40.4168, longitude=-3.7038, day=fall_back, duration_minutes=30, limit=200, now=now
+    )
+    assert listed_times == [(offer["time"], "?" + offer["url"].split("?", 1)[1]) for offer in found]
+    times = [time for time, _ in listed_times]
+    assert total == len(times) == 49  # 50 half hours on the 25-hour day, one booked
+    i = times.index("02:00")
+    assert times[i - 2 : i + 4] == ["01:00", "01:30", "02:00", "02:30", "02:30", "03:00"]
 
 
 @pytest.mark.parametrize(
