@@ -260,4 +260,3 @@ class BucketThrottle(BaseThrottle):
 
     def wait(self):
         return None  # `throttled()` reads the bucket's reset from `request._rate_limit_state`
-

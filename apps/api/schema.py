@@ -180,6 +180,10 @@ class PlatformAutoSchema(AutoSchema):
 STANDARD_ACTIONS = ("list", "retrieve", "create", "partial_update")
 
 
+def _indefinite(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
 def crud_schema_view(
     tool_prefix,
     schema=None,
@@ -191,10 +195,11 @@ def crud_schema_view(
     **overrides,
 ):
     """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create`, `_update`, for the
-    actions the viewset has. Request bodies are the viewset's `write_serializer`/`update_serializer` (read by
-    `PlatformAutoSchema.get_request_serializer`); response bodies are its `resource` unless `schema` is given.
-    `parameters`, `summaries` and `descriptions` are keyed by action; `overrides` are further actions'
-    `extend_schema(...)`."""
+    actions the viewset has. A list is summarised "List <verbose_name_plural>" and an item "Get a <verbose_name>" of
+    the viewset's model unless `summaries` says more. Request bodies are the viewset's `write_serializer` and
+    `update_serializer` (read by `PlatformAutoSchema.get_request_serializer`); response bodies are its `resource`
+    unless `schema` is given. `parameters`, `summaries` and `descriptions` are keyed by action; `overrides` are
+    further actions' `extend_schema(...)`."""
 
     def decorate(viewset):
         body = schema if schema is not None else viewset.resource.serializer
@@ -211,7 +216,14 @@ def crud_schema_view(
             for action, arguments in standard.items()
             if hasattr(viewset, action) and action not in overrides
         }
+        model_meta = viewset.queryset.model._meta
+        derived = {
+            "list": f"List {model_meta.verbose_name_plural}",
+            "retrieve": f"Get {_indefinite(str(model_meta.verbose_name))}",
+        }
         for action, arguments in standard.items():
+            if action in derived:
+                arguments["summary"] = derived[action]
             for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
                 if per_action and action in per_action:
                     arguments[name] = per_action[action]

@@ -26,8 +26,6 @@ REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:r
 @crud_schema_view(
     "revenue_accounts",
     summaries={
-        "list": "List revenue accounts",
-        "retrieve": "Get a revenue account",
         "create": "Create a revenue account",
         "partial_update": "Update a revenue account",
     },
@@ -65,8 +63,6 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 @crud_schema_view(
     "plan_categories",
     summaries={
-        "list": "List plan categories",
-        "retrieve": "Get a plan category",
         "create": "Create a plan category",
         "partial_update": "Update a plan category",
     },
@@ -103,8 +99,6 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
 @crud_schema_view(
     "plans",
     summaries={
-        "list": "List plans",
-        "retrieve": "Get a plan",
         "create": "Create a plan",
         "partial_update": "Update a plan",
     },

@@ -59,7 +59,6 @@ def cancel_as_asked(booking, data, source="api"):
     summaries={
         "list": "List bookings (area, class and event)",
         "create": "Create an area booking",
-        "retrieve": "Get a booking",
         "partial_update": "Update or reschedule a booking",
     },
     descriptions={

@@ -20,8 +20,6 @@ LOCALE_PARAM = OpenApiParameter(
 @crud_schema_view(
     "class_types",
     summaries={
-        "list": "List class types",
-        "retrieve": "Get a class type",
         "create": "Create a class type",
         "partial_update": "Update a class type",
     },
@@ -60,7 +58,6 @@ class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResource
 
 @crud_schema_view(
     "progression_tracks",
-    summaries={"list": "List progression tracks", "retrieve": "Get a progression track"},
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
 @extend_schema(tags=["progression-tracks"])

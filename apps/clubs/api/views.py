@@ -52,9 +52,7 @@ class ClubViewSet(ResourceViewSet):
     "area_types",
     tags=["areas"],
     summaries={
-        "list": "List area types",
         "create": "Create an area type",
-        "retrieve": "Get an area type",
         "partial_update": "Update an area type",
     },
 )
@@ -80,9 +78,7 @@ class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
     "areas",
     tags=["areas"],
     summaries={
-        "list": "List areas",
         "create": "Create an area",
-        "retrieve": "Get an area",
         "partial_update": "Update an area (deactivate with isActive: false)",
     },
 )

@@ -22,9 +22,7 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
     tags=["contacts"],
     parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
     summaries={
-        "list": "List contacts",
         "create": "Create a contact",
-        "retrieve": "Get a contact",
         "partial_update": "Update a contact",
     },
     archive=extend_schema(

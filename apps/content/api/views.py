@@ -27,8 +27,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 @crud_schema_view(
     "content_items",
     summaries={
-        "list": "List content items",
-        "retrieve": "Get a content item",
         "create": "Create a content item",
         "partial_update": "Update a content item",
     },
@@ -82,8 +80,6 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
 @crud_schema_view(
     "media",
     summaries={
-        "list": "List media items",
-        "retrieve": "Get a media item",
         "create": "Register a media item by URL",
         "partial_update": "Update a media item's name, alt text or caption",
     },

@@ -26,7 +26,6 @@ LOCALE_PARAM = OpenApiParameter(
     "forms",
     summaries={
         "list": "List forms (questions and completion counts, never answers)",
-        "retrieve": "Get a form",
         "create": "Create a form (public at once)",
         "partial_update": "Update a form (public at once)",
     },

@@ -34,7 +34,6 @@ FEED_DESCRIPTION = (
     "instructors",
     summaries={
         "list": "List instructors (with weekly availability)",
-        "retrieve": "Get an instructor",
         "create": "Create an instructor",
         "partial_update": "Update an instructor",
     },
@@ -104,8 +103,6 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
 @crud_schema_view(
     "instructor_types",
     summaries={
-        "list": "List instructor types",
-        "retrieve": "Get an instructor type",
         "create": "Create an instructor type",
         "partial_update": "Update an instructor type",
     },

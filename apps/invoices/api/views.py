@@ -19,7 +19,6 @@ from ..resources import INVOICE, InvoiceSummary
 
 @crud_schema_view(
     "invoices",
-    summaries={"list": "List invoices", "retrieve": "Get an invoice"},
     descriptions={
         "list": "Newest `issueDate` first. Invoices are issued by the service when something priced is sold; "
         "there are no invoice writes. Each read returns a fresh `pdfUrl`.",

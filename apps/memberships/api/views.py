@@ -36,8 +36,6 @@ def _transition(operation_id, summary, description, request=None):
 @crud_schema_view(
     "memberships",
     summaries={
-        "list": "List memberships",
-        "retrieve": "Get a membership",
         "create": "Sell a membership",
         "partial_update": "Set a membership's price and paid state",
     },

@@ -30,7 +30,7 @@ from . import serializers as s
 @crud_schema_view(
     "area_blocks",
     tags=["areas"],
-    summaries={"list": "List area blocks", "create": "Block an area", "retrieve": "Get an area block"},
+    summaries={"create": "Block an area"},
     destroy=extend_schema(operation_id="area_blocks_delete", tags=["areas"], summary="Unblock", responses={204: None}),
 )
 class AreaBlockViewSet(CreateResourceMixin, DestroyResourceMixin, ResourceViewSet):

@@ -26,8 +26,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 @crud_schema_view(
     "booking_policies",
     summaries={
-        "list": "List booking policies",
-        "retrieve": "Get a booking policy",
         "create": "Create a booking policy",
         "partial_update": "Update a booking policy",
     },
@@ -77,8 +75,6 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyReso
 @crud_schema_view(
     "document_rules",
     summaries={
-        "list": "List document rules",
-        "retrieve": "Get a document rule",
         "create": "Create a document rule",
         "partial_update": "Update a document rule",
     },

@@ -35,8 +35,6 @@ QUOTE_PARAMETERS = [
     "pricing_rules",
     tags=["pricing-rules"],
     summaries={
-        "list": "List pricing rules",
-        "retrieve": "Get a pricing rule",
         "create": "Create a pricing rule",
         "partial_update": "Update a pricing rule",
     },

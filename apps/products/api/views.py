@@ -23,7 +23,6 @@ LOCALE_PARAM = OpenApiParameter(
     "products",
     summaries={
         "list": "List products (with their remaining stock)",
-        "retrieve": "Get a product",
         "create": "Create a product",
         "partial_update": "Update a product or adjust its stock",
     },
@@ -63,8 +62,6 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 @crud_schema_view(
     "product_categories",
     summaries={
-        "list": "List product categories",
-        "retrieve": "Get a product category",
         "create": "Create a product category",
         "partial_update": "Update a product category",
     },

@@ -34,8 +34,6 @@ SUMMARY_PARAMETERS = [
 @crud_schema_view(
     "transactions",
     summaries={
-        "list": "List transactions",
-        "retrieve": "Get a transaction",
         "create": "Record revenue collected outside the service",
     },
     descriptions={
