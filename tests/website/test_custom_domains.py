@@ -202,3 +202,15 @@ def test_a_stored_domain_that_names_a_platform_host_is_never_served(website, set
     response = visit("market.example.com", "/marketplace/clubs/nope")
     assert response.status_code == 404 and "Padel Palace" not in response.content.decode()
     assert response["Content-Type"].startswith("text/html") and b"<h1>Home" not in response.content
+
+
+def test_a_verified_custom_domain_gets_the_security_headers_and_its_own_https_redirect(website, settings):
+    Website.objects.filter(pk=website.pk).update(domain="www.padelpalace.example", domain_verified_at=timezone.now())
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 600
+    redirect = visit("www.padelpalace.example", "/about?x=1")
+    assert redirect.status_code == 301 and redirect["Location"] == "https://www.padelpalace.example/about?x=1"
+    page = Client().get("/", HTTP_HOST="www.padelpalace.example", secure=True)
+    assert page.status_code == 200
+    assert page["Strict-Transport-Security"] == "max-age=600" and page["X-Frame-Options"] == "DENY"
+    assert "script-src 'none'" in page["Content-Security-Policy"]

@@ -155,3 +155,14 @@ def test_media_items_are_https_only_in_the_model(organization):
         item.full_clean()
     item.url = "https://cdn.example.com/a.png"
     item.full_clean()
+
+
+def test_the_settings_api_refuses_the_same_languages(api, organization):
+    response = api.patch("/v1/platform/organization", {"offeredLanguages": ["en", LANGUAGE_PAYLOAD]}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()["details"]["fields"]) == ["offeredLanguages.1"]
+    # The API trims surrounding whitespace: a trailing newline never reaches the row.
+    response = api.patch("/v1/platform/organization", {"offeredLanguages": ["en", "ca\n"]}, format="json")
+    assert response.status_code == 200 and response.json()["offeredLanguages"] == ["en", "ca"]
+    organization.refresh_from_db()
+    assert organization.offered_languages == ["en", "ca"]
