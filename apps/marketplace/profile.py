@@ -136,15 +136,16 @@ def upcoming_classes(club, now: dt.datetime) -> list[dict]:
     )
 
 
-def club_instructors(club, classes: list[dict]) -> tuple[list[dict], dict[int, str]]:
-    """(the instructors of the club's profile: those teaching `classes` and the active ones available at the club,
-    by name; every shown instructor's display name by id)."""
+def club_instructors(club, classes: list[dict], *, available: bool = True) -> tuple[list[dict], dict[int, str]]:
+    """(the instructors of the club's profile: those teaching `classes` and, with `available`, the active ones
+    available at the club, by name; every one's display name by id). The gym page asks for the teaching ones only
+    (a JSON containment SQLite cannot run)."""
     teaching = {i for row in classes for i in row["instructor_ids"] or ()}
+    shown = Q(id__in=teaching)
+    if available:
+        shown |= Q(is_active=True, weekly_availability__contains=[{"clubId": club.id}])
     instructors = list(
-        Instructor.objects.filter(
-            Q(id__in=teaching) | Q(is_active=True, weekly_availability__contains=[{"clubId": club.id}]),
-            organization=club.organization,
-        )
+        Instructor.objects.filter(shown, organization=club.organization)
         .order_by("contact__first_name", "contact__last_name", "id")
         .values(
             "id",

@@ -168,7 +168,7 @@ def upcoming_classes(club: Club, now: dt.datetime, labels: Labels, locale: str) 
     organization = club.organization
     tz = clock.zone_of(club)
     rows = profile.upcoming_classes(club, now)
-    _, names = profile.club_instructors(club, rows)
+    _, names = profile.club_instructors(club, rows, available=False)
     classes = []
     for row in rows:
         start, end = row["start_time"].astimezone(tz), row["end_time"].astimezone(tz)
