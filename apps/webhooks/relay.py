@@ -62,10 +62,12 @@ def relay(organization_id: int, event_ids: list[str]) -> list[int]:
         counter.last_sequence += len(events)
         counter.save(update_fields=["last_sequence"])
         deliveries = fan_out(organization_id, events, now)
-        ids = [d.pk for d in deliveries]
-        if ids:
-            transaction.on_commit(lambda: tasks.enqueue(ids))
-    return ids
+        by_subscription = defaultdict(list)
+        for delivery in deliveries:
+            by_subscription[delivery.subscription_id].append(delivery.pk)
+        if deliveries:
+            transaction.on_commit(lambda: [tasks.enqueue(ids) for ids in by_subscription.values()])
+    return [d.pk for d in deliveries]
 
 
 def fan_out(organization_id: int, events, now) -> list[WebhookDelivery]:

@@ -28,9 +28,19 @@ TRIM_BATCH = 1000
 REPLAY_SLICE_SECONDS = 50
 
 
+BATCH = 25
+BATCH_SECONDS = 2.0
+
+
 def enqueue(delivery_ids) -> None:
-    for delivery_id in delivery_ids:
-        deliver.delay(delivery_id)
+    """Queue deliveries: one task each, or `deliver_many` tasks of up to BATCH for deliveries of ONE subscription
+    (a relayed batch), which spares the per-task overhead without letting one receiver hold another's."""
+    delivery_ids = list(delivery_ids)
+    if len(delivery_ids) == 1:
+        deliver.delay(delivery_ids[0])
+        return
+    for start in range(0, len(delivery_ids), BATCH):
+        deliver_many.delay(delivery_ids[start : start + BATCH])
 
 
 def _eager() -> bool:
@@ -45,6 +55,20 @@ def deliver(delivery_id: int) -> str:
     if outcome.state == "retry" and outcome.retry_in is not None and not _eager():
         deliver.apply_async((delivery_id,), countdown=outcome.retry_in)
     return outcome.state
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def deliver_many(delivery_ids: list[int]) -> int:
+    """`deliver` for a few deliveries of one subscription in turn; what is left after BATCH_SECONDS goes on in a
+    new task, so a worker is never held long."""
+    started = time.monotonic()
+    for position, delivery_id in enumerate(delivery_ids):
+        if position and time.monotonic() - started > BATCH_SECONDS:
+            if not _eager():
+                deliver_many.delay(delivery_ids[position:])
+                return position
+        deliver(delivery_id)
+    return len(delivery_ids)
 
 
 def _replay_lock(subscription_id: int) -> str:
