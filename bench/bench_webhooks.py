@@ -7,7 +7,8 @@ Standalone: `make bench` provides DATABASE_URL/REDIS_URL (PostgreSQL + Redis), o
 
 The whole path is real: events are recorded through the outbox (`emit_many` in a transaction), relayed after the
 commit into deliveries queued on Redis (a relayed batch as `deliver_many` tasks of up to 25), and delivered by
-ONE Celery worker process (`-Q webhooks --pool=prefork -c 1`, a subprocess; BENCH_WEBHOOK_POOL=solo to compare) through the hardened client to a receiver on loopback that records when each `webhook-id` arrives.
+ONE Celery worker process (`-Q webhooks --pool=prefork -c 1`, a subprocess; BENCH_WEBHOOK_POOL=solo to compare)
+through the hardened client to a receiver on loopback that records when each `webhook-id` arrives.
 
 1. Throughput: `--events` events are recorded first (one subscription, so one delivery each), then the worker
    starts; events/s = deliveries received / (last receipt - first receipt). Target >= 200.
