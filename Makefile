@@ -15,7 +15,12 @@ PORT ?= 8000
 # The demo's published website answers on <slug>.$(SITE_HOST) (browsers resolve *.localhost to this machine).
 SITE_HOST ?= sites.localhost:$(PORT)
 
-.PHONY: run test install dotenv services lint bench worker beat migrate clean
+.PHONY: run test install dotenv services lint bench worker beat migrate clean mcp1
+
+# The handshake-era MCP client (official SDK 1.x) for tests/mcp: its package is named `mcp` like the 2.x client in
+# .venv, so it gets a small environment of its own.
+MCP1_PIN := mcp==1.27.2
+MCP1_STAMP := .venv-mcp1/.installed-$(MCP1_PIN)
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +28,13 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 install: $(STAMP)
+
+$(MCP1_STAMP):
+	test -x .venv-mcp1/bin/python || $(PYTHON) -m venv .venv-mcp1
+	.venv-mcp1/bin/pip install -q --disable-pip-version-check $(MCP1_PIN)
+	touch $(MCP1_STAMP)
+
+mcp1: $(MCP1_STAMP)
 
 # With DEBUG off (the default) nothing starts on the development secrets: give this checkout its own in .env.
 # `make test` does not need it.
@@ -42,7 +54,7 @@ run: install dotenv
 services:
 	@bash scripts/ensure-services.sh
 
-test: install services
+test: install mcp1 services
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 		$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@echo "make test: the list and read tests again with FAST_READ=0"
@@ -66,4 +78,4 @@ migrate: install dotenv
 	$(BIN)/python manage.py migrate --noinput
 
 clean:
-	rm -rf $(VENV) db.sqlite3
+	rm -rf $(VENV) .venv-mcp1 db.sqlite3

@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "apps.policies",
     "apps.memberships",
     "apps.marketplace",
+    "apps.mcp",
     "apps.notifications",
     "apps.domain_events",
     "apps.pricing",

@@ -10,6 +10,7 @@ from apps.api.views import not_found
 from apps.invoices.views import invoice_pdf
 from apps.marketplace.api.views import not_found as marketplace_not_found
 from apps.marketplace.pages.urls import feed_urlpatterns, marketplace_urlpatterns
+from apps.mcp.views import mcp_endpoint
 
 platform_urls = [
     path("", include("apps.organizations.api.urls")),
@@ -39,7 +40,14 @@ platform_urls = [
 # marketplace has a host of its own).
 MARKETPLACE_PREFIX = urlsplit(settings.MARKETPLACE_URL).path.strip("/")
 
+# The MCP server answers at `{MCP_URL}/admin`: under the path part of MCP_URL ("/mcp" by default; none when MCP
+# has a host of its own, where `/admin` without a slash is not the Django admin's `/admin/`).
+MCP_PREFIX = urlsplit(settings.MCP_URL).path.strip("/")
+MCP_ADMIN = f"{MCP_PREFIX}/admin" if MCP_PREFIX else "admin"
+
 urlpatterns = [
+    path(MCP_ADMIN, mcp_endpoint, name="mcp-admin"),
+    path(f"{MCP_ADMIN}/readonly", mcp_endpoint, {"read_only": True}, name="mcp-admin-readonly"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("", include("apps.oauth.urls")),

@@ -40,6 +40,7 @@ LAYERS = (
     "website",
     "marketplace",
     "webhooks",
+    "mcp",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

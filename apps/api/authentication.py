@@ -127,10 +127,14 @@ class ApiKeyAuthentication(BaseAuthentication):
     `request.organization`; a missing credential is a 401."""
 
     def authenticate(self, request):
-        token = bearer_token(request)
-        if token is None:
-            raise Unauthenticated()
-        credential = resolve_credential(token, request_resource(request))
+        # A request the MCP server dispatches to a view carries the credential it already authenticated (and
+        # checked for the organization lock) moments ago: the same one, not looked up twice.
+        credential = getattr(request._request, "authenticated_credential", None)
+        if credential is None:
+            token = bearer_token(request)
+            if token is None:
+                raise Unauthenticated()
+            credential = resolve_credential(token, request_resource(request))
         request.organization = credential.organization
         request._request.organization = credential.organization
         request._request.credential = credential

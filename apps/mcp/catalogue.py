@@ -1,0 +1,389 @@
+"""The MCP tools, generated from the served OpenAPI document: one tool per Platform API operation.
+
+Nothing here names an endpoint. The document drf-spectacular generates from the routers (the same one
+`/v1/openapi.json` serves) already states, per operation, its `operationId`, path and query parameters (from the
+path and the FilterSet), its request body (the write serializer), its response (the resource declaration), its
+scope (`x-required-scope`) and its summary; each tool is read off that. A new endpoint is a new tool with no code.
+
+The catalogue is built once per process, lazily (generation takes a few seconds), and kept: the list pages are
+serialized once too, so `tools/list` costs a dictionary lookup.
+"""
+
+import copy
+import re
+import threading
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+import orjson
+from jsonschema import Draft202012Validator
+
+PLATFORM_PREFIX = "/v1/platform/"
+BODY_METHODS = frozenset({"POST", "PATCH", "PUT"})
+IDEMPOTENCY_ARGUMENT = "idempotencyKey"
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# OpenAPI 3.0 keywords that are not JSON Schema (or only annotate the document).
+DROPPED_KEYWORDS = frozenset(
+    {"nullable", "example", "xml", "externalDocs", "discriminator", "deprecated", "readOnly", "writeOnly"}
+)
+
+
+@dataclass
+class Tool:
+    name: str
+    method: str
+    path: str  # the path template, `/v1/platform/classes/{id}`
+    title: str
+    description: str
+    scope: str | None  # None: a valid credential is enough
+    scope_resources: frozenset[str]  # the resources of the scope and of its any-of alternatives (toolsets)
+    path_params: tuple[str, ...]
+    query_params: dict[str, str]  # argument name -> JSON Schema type of the parameter
+    body_params: dict[str, str]  # argument name -> body field name
+    has_body: bool
+    input_schema: dict
+    output_schema: dict
+    annotations: dict
+    _validator: Draft202012Validator | None = field(repr=False, default=None)
+
+    @property
+    def validator(self) -> Draft202012Validator:
+        """The arguments' validator, compiled on the tool's first call (the schemas are checked against the
+        metaschema by the tests, not at every start)."""
+        if self._validator is None:
+            self._validator = Draft202012Validator(self.input_schema)
+        return self._validator
+
+    @property
+    def read_only(self) -> bool:
+        return self.annotations["readOnlyHint"]
+
+    def definition(self) -> dict:
+        """The tool as `tools/list` lists it."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "outputSchema": self.output_schema,
+            "annotations": self.annotations,
+        }
+
+    def rest_path(self, arguments: dict) -> str | None:
+        """The REST path these arguments name; None when a path value cannot be one path segment (no route)."""
+        path = self.path
+        for name in self.path_params:
+            value = arguments[name]
+            value = str(value).lower() if isinstance(value, bool) else str(value)
+            if not value or "/" in value:
+                return None
+            path = path.replace("{" + name + "}", value)
+        return path
+
+
+# --- OpenAPI 3.0 schema -> JSON Schema 2020-12 ------------------------------------------------------------------
+
+
+class SchemaConverter:
+    """Inlines `$ref`s of the document's components and spells OpenAPI 3.0 as JSON Schema 2020-12: `nullable`
+    becomes a `null` type (or a `null` branch), boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers."""
+
+    def __init__(self, components: dict):
+        self.components = components
+        self.memo: dict[str, dict] = {}
+
+    def convert(self, node, stack=()):
+        if isinstance(node, list):
+            return [self.convert(item, stack) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            if name in stack:  # a recursive shape: stop describing it (no component of the API is recursive)
+                return {"type": "object"}
+            if name not in self.memo:
+                self.memo[name] = self.convert(self.components[name], stack + (name,))
+            resolved = copy.deepcopy(self.memo[name])
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            if siblings:
+                return {**resolved, **self.convert(siblings, stack)}
+            return resolved
+        out = {}
+        for key, value in node.items():
+            if key in DROPPED_KEYWORDS or key.startswith("x-"):
+                continue
+            if key == "properties":
+                out[key] = {name: self.convert(sub, stack) for name, sub in value.items()}
+            elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+                if value and bound in node:
+                    out[key] = node[bound]
+            elif key in ("minimum", "maximum") and node.get("exclusive" + key.capitalize()) is True:
+                continue
+            else:
+                out[key] = self.convert(value, stack)
+        if node.get("nullable") is True:
+            out = nullable(out)
+        return out
+
+
+def nullable(schema: dict) -> dict:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        schema = {**schema, "type": [kind, "null"]}
+        if "enum" in schema and None not in schema["enum"]:
+            schema["enum"] = [*schema["enum"], None]
+        return schema
+    if isinstance(kind, list):
+        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+    if "enum" in schema:
+        return schema if None in schema["enum"] else {**schema, "enum": [*schema["enum"], None]}
+    if any(keyword in schema for keyword in ("oneOf", "anyOf", "allOf")):
+        return {"anyOf": [schema, {"type": "null"}]}
+    return schema
+
+
+# --- operations -> tools -----------------------------------------------------------------------------------------
+
+
+def success_response(operation) -> tuple[str | None, dict | None]:
+    for status in ("200", "201", "202", "204"):
+        response = operation.get("responses", {}).get(status)
+        if response is not None:
+            schema = (response.get("content") or {}).get("application/json", {}).get("schema")
+            return status, schema
+    return None, None
+
+
+def annotations_for(method: str, success_status: str | None, title: str) -> dict:
+    """The four hints, from the method and the documented success status.
+
+    GET reads. PATCH and DELETE change or remove what exists (destructive) and repeating them changes nothing more
+    (idempotent). A POST that answers 201 adds a record (a create, `duplicate`, `refund`, `publish`): additive,
+    and each call adds another. A POST that answers 200 is a state change of an existing record (`cancel`,
+    `archive`, `retire`, `rotate`): destructive. No POST is declared idempotent: some verbs (`rotate`, a payment
+    report) do something new on every call.
+    """
+    read_only = method == "GET"
+    return {
+        "title": title,
+        "readOnlyHint": read_only,
+        "destructiveHint": (not read_only) and (method in ("PATCH", "PUT", "DELETE") or success_status == "200"),
+        "idempotentHint": method in ("GET", "PATCH", "PUT", "DELETE"),
+        "openWorldHint": False,
+    }
+
+
+def describe(operation, scope, any_of, bucket) -> str:
+    summary = (operation.get("summary") or "").strip()
+    description = (operation.get("description") or "").strip()
+    parts = [summary if summary.endswith(".") or not summary else summary + "."]
+    if description and description != summary:
+        parts.append(description)
+    if scope is None:
+        parts.append("Needs no scope: any valid credential.")
+    elif any_of:
+        parts.append("Required scope: any of " + ", ".join(f"`{s}`" for s in any_of) + ".")
+    else:
+        parts.append(f"Required scope: `{scope}`.")
+    if bucket:
+        parts.append("Rate limits: " + " and ".join(f"`{b}`" for b in bucket) + " buckets.")
+    return "\n\n".join(p for p in parts if p)
+
+
+def scope_resource(scope: str) -> str:
+    return scope.split(":", 1)[0]
+
+
+def build_tool(path: str, method: str, operation: dict, converter: SchemaConverter) -> Tool:
+    name = operation["operationId"]
+    properties: dict[str, dict] = {}
+    required: list[str] = []
+    path_params: list[str] = []
+    query_params: dict[str, str] = {}
+    for parameter in operation.get("parameters", []):
+        where, pname = parameter.get("in"), parameter["name"]
+        if where not in ("path", "query"):
+            continue  # the Idempotency-Key header becomes `idempotencyKey` below
+        schema = converter.convert(parameter.get("schema") or {"type": "string"})
+        if parameter.get("description") and "description" not in schema:
+            schema["description"] = parameter["description"]
+        if where == "path":
+            path_params.append(pname)
+            required.append(pname)
+        else:
+            kind = schema.get("type")
+            if kind == "array" or (isinstance(kind, list) and "array" in kind):
+                query_params[pname] = "array"
+            else:
+                query_params[pname] = kind if isinstance(kind, str) else "string"
+            if parameter.get("required"):
+                required.append(pname)
+        properties[pname] = schema
+
+    body_params: dict[str, str] = {}
+    has_body = False
+    content = (operation.get("requestBody") or {}).get("content") or {}
+    body_schema = (content.get("application/json") or {}).get("schema")
+    if body_schema is not None and method in BODY_METHODS:
+        has_body = True
+        body = converter.convert(body_schema)
+        for field_name, field_schema in (body.get("properties") or {}).items():
+            argument = field_name
+            if argument in properties:
+                # A body field named like a path parameter (a PATCH renaming the identifier the path names):
+                # the argument is `body<Name>`, the path keeps its name.
+                argument = "body" + field_name[:1].upper() + field_name[1:]
+                field_schema = {**field_schema, "description": f"The body field `{field_name}` (the new value)."}
+            properties[argument] = field_schema
+            body_params[argument] = field_name
+            if field_name in body.get("required", []):
+                required.append(argument)
+
+    if method == "POST":
+        properties[IDEMPOTENCY_ARGUMENT] = {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "pattern": "^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$",
+            "description": "Optional Idempotency-Key: the same key with the same arguments within 24 h replays "
+            "the first successful answer instead of acting again.",
+        }
+
+    input_schema = {"type": "object", "properties": properties}
+    if required:
+        input_schema["required"] = required
+
+    status, response_schema = success_response(operation)
+    if status == "204" or response_schema is None:
+        output_schema = {"type": "object"}
+    else:
+        output_schema = converter.convert(response_schema)
+        if output_schema.get("type") != "object":
+            output_schema = {"type": "object"}
+
+    # `x-required-scope`: one scope, none (null), or a list of which any one is enough.
+    scope = operation.get("x-required-scope")
+    any_of = list(operation.get("x-required-scope-any-of") or [])
+    if isinstance(scope, list):
+        any_of, scope = scope, (scope[0] if scope else None)
+    resources = frozenset(scope_resource(s) for s in ([scope] if scope else []) + any_of)
+    summary = (operation.get("summary") or name).strip().rstrip(".")
+    bucket = [b for b in operation.get("x-rate-limit-bucket", []) if b != "general"]
+    tool = Tool(
+        name=name,
+        method=method,
+        path=path,
+        title=summary,
+        description=describe(operation, scope, any_of, bucket),
+        scope=scope,
+        scope_resources=resources,
+        path_params=tuple(path_params),
+        query_params=query_params,
+        body_params=body_params,
+        has_body=has_body,
+        input_schema=input_schema,
+        output_schema=output_schema,
+        annotations=annotations_for(method, status, summary),
+    )
+    return tool
+
+
+def tools_from_document(document: dict) -> list[Tool]:
+    converter = SchemaConverter(document.get("components", {}).get("schemas", {}))
+    tools = []
+    for path, item in document.get("paths", {}).items():
+        if not path.startswith(PLATFORM_PREFIX):
+            continue  # the marketplace is not the Platform API
+        for method, operation in item.items():
+            if method.upper() not in ("GET", "POST", "PATCH", "PUT", "DELETE"):
+                continue
+            tools.append(build_tool(path, method.upper(), operation, converter))
+    names = [t.name for t in tools]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise ValueError(f"operationIds used twice: {sorted(duplicates)}")
+    return sorted(tools, key=lambda t: t.name)
+
+
+def openapi_document() -> dict:
+    """The served document, generated exactly as `/v1/openapi.json` generates it."""
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.settings import spectacular_settings
+
+    generator = SchemaGenerator(api_version=spectacular_settings.VERSION)
+    return orjson.loads(orjson.dumps(generator.get_schema(request=None, public=True), default=_json_value))
+
+
+def _json_value(value):
+    if isinstance(value, Decimal):  # the bounds of decimal fields
+        return int(value) if value == value.to_integral_value() else float(value)
+    return str(value)
+
+
+# --- the catalogue and its surfaces ------------------------------------------------------------------------------
+
+PAGE_SIZE = 50
+TOOLSET_SPLIT = re.compile(r"[,\s]+")
+
+
+class Surface:
+    """The tools one endpoint offers: all of them, only the read-only ones, or those of some toolsets."""
+
+    def __init__(self, tools: list[Tool]):
+        self.tools = tools
+        self.by_name = {t.name: t for t in tools}
+        self.pages = [
+            [t.definition() for t in tools[i : i + PAGE_SIZE]] for i in range(0, max(len(tools), 1), PAGE_SIZE)
+        ]
+        # Serialized once: a list page is spliced into the JSON-RPC answer as it is.
+        self.page_bytes = [orjson.dumps(page) for page in self.pages]
+
+
+class Catalogue:
+    def __init__(self, tools: list[Tool]):
+        self.tools = tools
+        self.by_name = {t.name: t for t in tools}
+        self._surfaces: dict[tuple, Surface] = {}
+        self._lock = threading.Lock()
+
+    def surface(self, read_only: bool, toolsets: frozenset[str] | None) -> Surface:
+        key = (read_only, toolsets)
+        found = self._surfaces.get(key)
+        if found is None:
+            tools = [
+                t
+                for t in self.tools
+                if (not read_only or t.read_only)
+                and (toolsets is None or t.scope is None or t.scope_resources & toolsets)
+            ]
+            with self._lock:
+                if len(self._surfaces) > 256:  # `toolsets` comes from the URL: keep the memo bounded
+                    self._surfaces.clear()
+                found = self._surfaces.setdefault(key, Surface(tools))
+        return found
+
+    def known_toolsets(self) -> frozenset[str]:
+        return frozenset(r for t in self.tools for r in t.scope_resources)
+
+
+_catalogue: Catalogue | None = None
+_build_lock = threading.Lock()
+
+
+def catalogue() -> Catalogue:
+    """The process's catalogue, built on first use."""
+    global _catalogue
+    if _catalogue is None:
+        with _build_lock:
+            if _catalogue is None:
+                _catalogue = Catalogue(tools_from_document(openapi_document()))
+    return _catalogue
+
+
+def parse_toolsets(raw: str | None) -> frozenset[str] | None:
+    """`?toolsets=classes,bookings`: None when absent or blank (no narrowing); unknown names simply match nothing."""
+    if raw is None:
+        return None
+    names = frozenset(n for n in TOOLSET_SPLIT.split(raw.strip().lower()) if n)
+    return names or None
