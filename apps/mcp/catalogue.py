@@ -36,7 +36,8 @@ class Tool:
     title: str
     description: str
     scope: str | None  # None: a valid credential is enough
-    scope_resources: frozenset[str]  # the resources of the scope and of its any-of alternatives (toolsets)
+    scope_resources: frozenset[str]  # the resources of its scope, any-of alternatives or all-of scopes (toolsets)
+    all_scopes: bool  # it needs every scope of scope_resources, not one of them
     path_params: tuple[str, ...]
     query_params: dict[str, str]  # argument name -> JSON Schema type of the parameter
     body_params: dict[str, str]  # argument name -> body field name
@@ -53,6 +54,13 @@ class Tool:
         if self._validator is None:
             self._validator = Draft202012Validator(self.input_schema)
         return self._validator
+
+    def in_toolsets(self, toolsets: frozenset[str]) -> bool:
+        """In a surface of these toolsets: one of its scopes' resources is among them (every one, for a tool that
+        needs all of its scopes)."""
+        if self.all_scopes:
+            return self.scope_resources <= toolsets
+        return bool(self.scope_resources & toolsets)
 
     @property
     def read_only(self) -> bool:
@@ -174,7 +182,7 @@ def annotations_for(method: str, success_status: str | None, title: str) -> dict
     }
 
 
-def describe(operation, scope, any_of, bucket) -> str:
+def describe(operation, scope, any_of, all_of, bucket) -> str:
     summary = (operation.get("summary") or "").strip()
     description = (operation.get("description") or "").strip()
     parts = [summary if summary.endswith(".") or not summary else summary + "."]
@@ -184,6 +192,8 @@ def describe(operation, scope, any_of, bucket) -> str:
         parts.append("Needs no scope: any valid credential.")
     elif any_of:
         parts.append("Required scope: any of " + ", ".join(f"`{s}`" for s in any_of) + ".")
+    elif all_of:
+        parts.append("Required scopes: all of " + ", ".join(f"`{s}`" for s in all_of) + ".")
     else:
         parts.append(f"Required scope: `{scope}`.")
     if bucket:
@@ -193,6 +203,17 @@ def describe(operation, scope, any_of, bucket) -> str:
 
 def scope_resource(scope: str) -> str:
     return scope.split(":", 1)[0]
+
+
+def read_scope(declared) -> tuple[str | None, list[str], list[str]]:
+    """`x-required-scope` as (the scope, any-of alternatives, all-of scopes): one scope, none (null), a list of
+    which any one is enough, or `{allOf: [...]}`."""
+    if isinstance(declared, list):
+        return (declared[0] if declared else None), list(declared), []
+    if isinstance(declared, dict):
+        all_of = list(declared.get("allOf") or [])
+        return (all_of[0] if all_of else None), [], all_of
+    return declared, [], []
 
 
 def build_tool(path: str, method: str, operation: dict, converter: SchemaConverter) -> Tool:
@@ -262,12 +283,8 @@ def build_tool(path: str, method: str, operation: dict, converter: SchemaConvert
         if output_schema.get("type") != "object":
             output_schema = {"type": "object"}
 
-    # `x-required-scope`: one scope, none (null), or a list of which any one is enough.
-    scope = operation.get("x-required-scope")
-    any_of = list(operation.get("x-required-scope-any-of") or [])
-    if isinstance(scope, list):
-        any_of, scope = scope, (scope[0] if scope else None)
-    resources = frozenset(scope_resource(s) for s in ([scope] if scope else []) + any_of)
+    scope, any_of, all_of = read_scope(operation.get("x-required-scope"))
+    resources = frozenset(scope_resource(s) for s in ([scope] if scope else []) + any_of + all_of)
     summary = (operation.get("summary") or name).strip().rstrip(".")
     bucket = [b for b in operation.get("x-rate-limit-bucket", []) if b != "general"]
     tool = Tool(
@@ -275,7 +292,8 @@ def build_tool(path: str, method: str, operation: dict, converter: SchemaConvert
         method=method,
         path=path,
         title=summary,
-        description=describe(operation, scope, any_of, bucket),
+        description=describe(operation, scope, any_of, all_of, bucket),
+        all_scopes=bool(all_of),
         scope=scope,
         scope_resources=resources,
         path_params=tuple(path_params),
@@ -355,7 +373,7 @@ class Catalogue:
                 t
                 for t in self.tools
                 if (not read_only or t.read_only)
-                and (toolsets is None or t.scope is None or t.scope_resources & toolsets)
+                and (toolsets is None or t.scope is None or t.in_toolsets(toolsets))
             ]
             with self._lock:
                 if len(self._surfaces) > 256:  # `toolsets` comes from the URL: keep the memo bounded

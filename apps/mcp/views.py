@@ -9,7 +9,6 @@ Order of checks: method (405), failed-authentication flood (429), body size (413
 import logging
 
 import orjson
-from django.conf import settings
 from django.http import HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -17,6 +16,7 @@ from apps.api import bodylimit, ratelimit
 from apps.api.authentication import bearer_token, resolve_credential
 from apps.api.client_address import client_address
 from apps.api.exceptions import ApiError, error_body
+from apps.oauth.resources import mcp_resource, www_authenticate_header
 
 from . import catalogue as catalogue_module
 from . import dispatch
@@ -54,10 +54,6 @@ INSTRUCTIONS = (
 LIST_TTL_MS = 300_000  # the tool list changes only with a deployment
 
 
-def www_authenticate() -> str:
-    return f'Bearer resource_metadata="{settings.MCP_URL}/.well-known/oauth-protected-resource"'
-
-
 def json_answer(body, status=200, headers=None) -> HttpResponse:
     response = HttpResponse(orjson.dumps(body), status=status, content_type="application/json")
     for name, value in (headers or {}).items():
@@ -68,7 +64,7 @@ def json_answer(body, status=200, headers=None) -> HttpResponse:
 def api_error_answer(error: ApiError) -> HttpResponse:
     response = json_answer(error.body(), error.status_code, error.headers)
     if error.status_code == 401:
-        response["WWW-Authenticate"] = www_authenticate()
+        response["WWW-Authenticate"] = www_authenticate_header()
     return response
 
 
@@ -121,7 +117,10 @@ def mcp_endpoint(request, read_only=False):
                 code="UNAUTHENTICATED",
                 status=401,
             )
-        credential = resolve_credential(token)
+        # An OAuth token must have been issued for this server (RFC 8707); the read-only surface is a narrower
+        # resource of it.
+        resource = f"{mcp_resource()}/readonly" if read_only else mcp_resource()
+        credential = resolve_credential(token, resource)
     except ApiError as error:
         if error.status_code in (401, 403):
             ratelimit.count_failed_authentication(address)

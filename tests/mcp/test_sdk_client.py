@@ -150,3 +150,35 @@ def test_without_a_credential_the_client_is_told_where_to_authorize(mcp_server, 
         f'Bearer resource_metadata="{mcp_server.base}/mcp/.well-known/oauth-protected-resource"'
     )
     assert body["code"] == "UNAUTHENTICATED"
+
+
+def test_a_read_tool_and_a_write_tool_with_an_oauth_token(mcp_server, transactional_db, make_oauth_token, organization):
+    token = make_oauth_token("contacts:read contacts:write", resource=mcp_server.mcp_url)
+
+    async def scenario():
+        async with connect(mcp_server, token) as client:
+            created = await client.call_tool("contacts_create", {"firstName": "Tok", "idempotencyKey": "oauth-1"})
+            listed = await client.call_tool("contacts_list", {"q": "tok"})
+            me = await client.call_tool("me_get", {})
+            refused = await client.call_tool("classes_list", {})
+            return created, listed, me, refused
+
+    created, listed, me, refused = run(scenario)
+    assert created.is_error is False
+    assert listed.structured_content["total"] == 1
+    assert listed.structured_content["data"][0]["id"] == created.structured_content["id"]
+    assert me.structured_content["credential"]["type"] == "oauth"
+    assert refused.structured_content == {
+        "error": "Insufficient access scope",
+        "requiredScope": "classes:read",
+        "status": 403,
+    }
+    assert Contact.objects.filter(organization=organization, first_name="Tok").count() == 1
+
+
+def test_an_oauth_token_for_another_resource_is_refused(mcp_server, transactional_db, make_oauth_token):
+    token = make_oauth_token("*", resource=f"{mcp_server.base}/v1/platform")
+    status, headers, body = mcp_server.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, token=token)
+    assert status == 401
+    assert headers["WWW-Authenticate"].startswith('Bearer resource_metadata="')
+    assert body["code"] == "UNAUTHENTICATED"
