@@ -10,7 +10,8 @@
 4. Prints requests/second, p50 and p99 for each API endpoint beside its bare twin, and the ratio.
 5. Runs every `bench/bench_*.py` scenario script with the same environment.
 
-Rows: `me`, `list` (200 contacts), and over a year of a large organization's transactions (`bench-ledger`,
+Rows: `me`, `list` (200 contacts), then the MCP server (`mcp`: a `classes_list` tool call beside the same REST
+request, and `tools/list`), and over a year of a large organization's transactions (`bench-ledger`,
 `LEDGER_ROWS` generated once with SQL): `transactions` (the list, 200 per page, over the whole year) and
 `revenue` (the revenue report over 366 days grouped by month).
 
@@ -325,6 +326,132 @@ def load(
     }
 
 
+MCP_PATH = "/mcp/admin"
+MCP_TARGET = 1.2  # a tool call may cost at most 1.2x its REST call
+
+
+def mcp_request(method: str, params: dict, name: str | None = None) -> tuple[bytes, dict]:
+    """A 2026-07-28 request as the official SDK sends it: the `_meta` envelope and the routing headers."""
+    import json
+
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta}}).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+               "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}  # fmt: skip
+    if name:
+        headers["Mcp-Name"] = name
+    return body, headers
+
+
+def load_interleaved(port: int, kinds: dict[str, tuple], total: int, seconds: float, concurrency: int) -> dict:
+    """Like `load`, but each client thread sends the kinds of request in turn on its connection (`kinds`: name ->
+    (method, path, headers, body)), so they share the same moments of a noisy machine; latencies per kind."""
+    names = list(kinds)
+    latencies: dict[str, list[float]] = {name: [] for name in names}
+    errors: dict[str, int] = {name: 0 for name in names}
+    lock = threading.Lock()
+    remaining = [total]
+    stop_at = time.monotonic() + seconds
+
+    def worker(offset: int):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        turn = offset
+        while True:
+            with lock:
+                if remaining[0] <= 0:
+                    break
+                remaining[0] -= 1
+            if time.monotonic() > stop_at:
+                break
+            name = names[turn % len(names)]
+            turn += 1
+            method, path, headers, body = kinds[name]
+            started = time.perf_counter()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                with lock:
+                    errors[name] += 1
+                continue
+            took = time.perf_counter() - started
+            with lock:
+                if response.status != 200:
+                    errors[name] += 1
+                latencies[name].append(took)
+        conn.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - began
+    results = {}
+    for name in names:
+        values = sorted(latencies[name])
+        count = len(values)
+        results[name] = {
+            "requests": count,
+            "errors": errors[name],
+            "rps": count / elapsed if elapsed else 0.0,
+            "p50": statistics.median(values) * 1000 if values else 0.0,
+            "p99": values[min(count - 1, int(count * 0.99))] * 1000 if values else 0.0,
+            "mean": statistics.fmean(values) * 1000 if values else 0.0,
+        }
+    return results
+
+
+def measure_mcp(port: int, auth: dict) -> list[tuple]:
+    """The MCP server beside the same REST call, in the same server and the same run: every client thread sends
+    `GET /v1/platform/classes?limit=50` (a page of 40 classes) and the `classes_list` tool call with the same
+    arguments in turn, so both meet the same load; then `tools/list`."""
+    rest_path = "/v1/platform/classes?limit=50"
+    call_body, call_headers = mcp_request("tools/call", {"name": "classes_list", "arguments": {"limit": 50}},
+                                          "classes_list")  # fmt: skip
+    list_body, list_headers = mcp_request("tools/list", {})
+    call_headers.update(auth)
+    list_headers.update(auth)
+    # Warm up: each worker process builds its tool catalogue on its first MCP request.
+    load(port, MCP_PATH, list_headers, 200, 30, CONCURRENCY, method="POST", bodies=[list_body])
+    kinds = {"rest": ("GET", rest_path, auth, None), "tool": ("POST", MCP_PATH, call_headers, call_body)}
+    load_interleaved(port, kinds, 200, 10, CONCURRENCY)
+    pair = load_interleaved(port, kinds, 2 * REQUESTS, 2 * SECONDS, CONCURRENCY)
+    listed = load(port, MCP_PATH, list_headers, REQUESTS, SECONDS, CONCURRENCY, method="POST", bodies=[list_body])
+    return [
+        ("GET /v1/platform/classes?limit=50 (REST)", pair["rest"], None),
+        ("tools/call classes_list {limit: 50} (MCP)", pair["tool"], pair["rest"]),
+        ("tools/list, first page of 50 tools (MCP)", listed, None),
+    ]
+
+
+def print_mcp(rows):
+    print()
+    print(f"MCP server ({MCP_PATH}, protocol 2026-07-28) beside REST, interleaved on the same connections; target: "
+          f"a tool call costs at most {MCP_TARGET}x its REST call (mean and p50 latency)")  # fmt: skip
+    header = f"{'request':<46} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} | {'cost vs REST (mean / p50)':>25}"
+    print(header)
+    print("-" * len(header))
+    for label, result, rest in rows:
+        cost = ""
+        if rest is not None and rest.get("mean") and rest["p50"]:
+            by_mean = result["mean"] / rest["mean"]
+            by_p50 = result["p50"] / rest["p50"]
+            verdict = "ok" if max(by_mean, by_p50) <= MCP_TARGET else "OVER TARGET"
+            cost = f"{by_mean:.2f}x / {by_p50:.2f}x {verdict}"
+        print(f"{label:<46} {result['rps']:>8.0f} {result['p50']:>8.2f} {result['p99']:>8.2f} | {cost:>25}")
+        if result["errors"]:
+            print(f"  errors: {result['errors']}")
+
+
 def main():
     ensure_database()
     import django
@@ -366,6 +493,7 @@ def main():
             api = load(port, api_path, headers, REQUESTS, SECONDS, CONCURRENCY)
             bare = load(port, bare_path, {}, REQUESTS, SECONDS, CONCURRENCY)
             rows.append((label, api, bare))
+        mcp_rows = [] if ONLY and "mcp" not in ONLY else measure_mcp(port, auth)
     finally:
         server.terminate()
         server.wait(timeout=15)
@@ -387,6 +515,9 @@ def main():
         )
         if api["errors"] or bare["errors"]:
             print(f"  errors: api={api['errors']} bare={bare['errors']}")
+
+    if mcp_rows:
+        print_mcp(mcp_rows)
 
     scripts = [] if ONLY else sorted((ROOT / "bench").glob("bench_*.py"))
     failed = []

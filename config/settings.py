@@ -270,7 +270,13 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Organization Platform API and Public Marketplace API",
-    "DESCRIPTION": "Organization-scoped Platform API and the public, read-only marketplace API.",
+    # The introduction shown first on /v1/docs: authentication, scopes, errors, limits, pagination, idempotency,
+    # clocks, webhooks and MCP, with this deployment's addresses in its examples.
+    "DESCRIPTION": (BASE_DIR / "apps" / "api" / "introduction.md")
+    .read_text()
+    .replace("{base_url}", BASE_URL)
+    .replace("{auth_url}", AUTH_URL)
+    .replace("{mcp_url}", MCP_URL),
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -25,6 +25,7 @@ from apps.messaging.models import Message
 from apps.webhooks.models import WebhookSubscription
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
 from tests.invoices.factories import invoice
+from tests.mcp.tool_arguments import assert_tool_accepts
 from tests.webhooks.factories import PUBLIC_URL, make_delivery
 from tests.webhooks.factories import make_event as make_webhook_event
 
@@ -132,6 +133,9 @@ class Conformance:
         documented = self.response_schema(method, template, status)
         content = documented.get("content")
         operation_id = self.document["paths"][template][method]["operationId"]
+        if 200 <= status < 300 and template.startswith(PLATFORM):
+            # The same request, as arguments of the operation's MCP tool, satisfies the tool's inputSchema.
+            assert_tool_accepts(operation_id, path, params, query, data)
         if not content:
             assert not response.content, f"{method.upper()} {template} {status}: body sent but none documented"
             self.samples.operations.add(operation_id)

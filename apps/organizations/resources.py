@@ -1,7 +1,7 @@
 """Shapes of the caller's identity (`/me`) and organization settings: single objects, presented from the model."""
 
 import datetime as dt
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from apps.api.resources import Describe, FieldOptions, shape_serializer
 
@@ -12,6 +12,16 @@ CardName = Annotated[str, FieldOptions(max_length=services.BOOKING_CARD_NAME_MAX
 # `class` is a keyword, so this shape is spelled the functional way.
 BookingCardNames = TypedDict(
     "BookingCardNames", {"area": CardName, "class": CardName, "instructor": CardName, "event": CardName}
+)
+# The same keys in a PATCH body, each optional: an omitted key shows its default name.
+BookingCardNamesUpdate = TypedDict(
+    "BookingCardNamesUpdate",
+    {
+        "area": NotRequired[CardName],
+        "class": NotRequired[CardName],
+        "instructor": NotRequired[CardName],
+        "event": NotRequired[CardName],
+    },
 )
 
 
@@ -61,4 +71,4 @@ class Me(TypedDict):
 
 SETTINGS_SCHEMA = shape_serializer(OrganizationSettings)
 ME_SCHEMA = shape_serializer(Me)
-BOOKING_CARD_NAMES_SCHEMA = shape_serializer(BookingCardNames)
+BOOKING_CARD_NAMES_UPDATE_SCHEMA = shape_serializer(BookingCardNamesUpdate)

@@ -7,7 +7,7 @@ from apps.api.fields import StrictCharField
 from apps.api.validators import MAX_OFFERED_LANGUAGES, is_language_code
 
 from .. import services
-from ..resources import BOOKING_CARD_NAMES_SCHEMA
+from ..resources import BOOKING_CARD_NAMES_UPDATE_SCHEMA
 
 
 class LanguageField(StrictCharField):
@@ -23,7 +23,7 @@ class LanguageField(StrictCharField):
         return value
 
 
-@extend_schema_field(BOOKING_CARD_NAMES_SCHEMA)
+@extend_schema_field(BOOKING_CARD_NAMES_UPDATE_SCHEMA)
 class BookingCardNamesField(serializers.DictField):
     """An object keyed by `area`, `class`, `instructor` and `event`; omitted keys fall back to the defaults."""
 
