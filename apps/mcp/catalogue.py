@@ -38,7 +38,7 @@ class Tool:
     scope: str | None  # None: a valid credential is enough
     scope_resources: frozenset[str]  # the resources of its scope, any-of alternatives or all-of scopes (toolsets)
     all_scopes: bool  # it needs every scope of scope_resources, not one of them
-    path_params: tuple[str, ...]
+    path_params: dict[str, str]  # argument name -> the path template's name (`deliveryId` -> `delivery_id`)
     query_params: dict[str, str]  # argument name -> JSON Schema type of the parameter
     body_params: dict[str, str]  # argument name -> body field name
     has_body: bool
@@ -80,8 +80,8 @@ class Tool:
     def rest_path(self, arguments: dict) -> str | None:
         """The REST path these arguments name; None when a path value cannot be one path segment (no route)."""
         path = self.path
-        for name in self.path_params:
-            value = arguments[name]
+        for argument, name in self.path_params.items():
+            value = arguments[argument]
             value = str(value).lower() if isinstance(value, bool) else str(value)
             if not value or "/" in value:
                 return None
@@ -201,6 +201,11 @@ def describe(operation, scope, any_of, all_of, bucket) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
+def camel_case(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
 def scope_resource(scope: str) -> str:
     return scope.split(":", 1)[0]
 
@@ -220,17 +225,20 @@ def build_tool(path: str, method: str, operation: dict, converter: SchemaConvert
     name = operation["operationId"]
     properties: dict[str, dict] = {}
     required: list[str] = []
-    path_params: list[str] = []
+    path_params: dict[str, str] = {}
     query_params: dict[str, str] = {}
     for parameter in operation.get("parameters", []):
         where, pname = parameter.get("in"), parameter["name"]
+        if where == "path":
+            # Arguments are camelCase whatever a path template calls its variable.
+            template_name, pname = pname, camel_case(pname)
         if where not in ("path", "query"):
             continue  # the Idempotency-Key header becomes `idempotencyKey` below
         schema = converter.convert(parameter.get("schema") or {"type": "string"})
         if parameter.get("description") and "description" not in schema:
             schema["description"] = parameter["description"]
         if where == "path":
-            path_params.append(pname)
+            path_params[pname] = template_name
             required.append(pname)
         else:
             kind = schema.get("type")
@@ -296,7 +304,7 @@ def build_tool(path: str, method: str, operation: dict, converter: SchemaConvert
         all_scopes=bool(all_of),
         scope=scope,
         scope_resources=resources,
-        path_params=tuple(path_params),
+        path_params=path_params,
         query_params=query_params,
         body_params=body_params,
         has_body=has_body,
@@ -372,8 +380,7 @@ class Catalogue:
             tools = [
                 t
                 for t in self.tools
-                if (not read_only or t.read_only)
-                and (toolsets is None or t.scope is None or t.in_toolsets(toolsets))
+                if (not read_only or t.read_only) and (toolsets is None or t.scope is None or t.in_toolsets(toolsets))
             ]
             with self._lock:
                 if len(self._surfaces) > 256:  # `toolsets` comes from the URL: keep the memo bounded

@@ -56,8 +56,8 @@ def router_operations() -> set[tuple]:
 
 def example_path(tool) -> str:
     path = tool.path
-    for name in tool.path_params:
-        kind = tool.input_schema["properties"][name].get("type")
+    for argument, name in tool.path_params.items():
+        kind = tool.input_schema["properties"][argument].get("type")
         path = path.replace("{" + name + "}", "1" if kind == "integer" else "x1")
     return path
 
@@ -138,7 +138,7 @@ def test_the_contract_cases_bodies_fit_their_tools(db, case):
     tool = next(
         t for t in catalogue().tools if re.sub(r"\{[^}]+\}", "{}", t.path) == template and t.method == case.method
     )
-    values = {name: 1 for name in tool.path_params}
+    values = {name: 1 for name in tool.path_params.values()}
     arguments = tool_arguments(tool.name, values, {}, case.body)
     errors = argument_errors(tool, arguments)
     required = set(tool.input_schema.get("required", ())) - set(tool.path_params)

@@ -40,8 +40,10 @@ def tool_arguments(operation_id: str, path_values: dict, query: dict, body) -> d
     tool = catalogue().by_name[operation_id]
     properties = tool.input_schema["properties"]
     arguments = {}
+    template_to_argument = {template: argument for argument, template in tool.path_params.items()}
     for name, value in path_values.items():
-        arguments[name] = _typed(str(value), schema_type(properties.get(name, {})))
+        argument = template_to_argument.get(name, name)
+        arguments[argument] = _typed(str(value), schema_type(properties.get(argument, {})))
     for name, value in query.items():
         kind = tool.query_params.get(name) or schema_type(properties.get(name, {}))
         arguments[name] = _typed(value, kind)
