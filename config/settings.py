@@ -183,6 +183,9 @@ CELERY_BEAT_SCHEDULE = {
 # Webhook work has its own queue: run a worker with `-Q webhooks` (or `-Q celery,webhooks`), see docs/webhooks.md.
 WEBHOOK_QUEUE = env("WEBHOOK_QUEUE", default="webhooks")
 CELERY_TASK_ROUTES = {"apps.webhooks.*": {"queue": WEBHOOK_QUEUE}}
+# Work units one membership lifecycle run may spend (one per membership visited, one per period billed), shared by
+# the organizations in turns; the rest is left for the next run (apps/memberships/services.py, run_lifecycle).
+MEMBERSHIP_LIFECYCLE_BUDGET = env.int("MEMBERSHIP_LIFECYCLE_BUDGET", default=2000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

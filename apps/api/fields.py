@@ -192,6 +192,19 @@ class BoundedDateTimeField(StrictDateTimeField):
         return parsed
 
 
+class BoundedDateField(serializers.DateField):
+    """A `YYYY-MM-DD` date on the calendar the service schedules in, 1900-01-01..2199-12-31 (like
+    `BoundedDateTimeField`): beyond it, date arithmetic (a period's end, the day after) would overflow."""
+
+    default_error_messages = {"range": "Must be between 1900-01-01 and 2199-12-31."}
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        if not EARLIEST.date() <= parsed <= LATEST.date():
+            self.fail("range")
+        return parsed
+
+
 class BoundedJSONObjectField(serializers.DictField):
     """A free-form JSON object bounded in size (bytes of its compact JSON) and nesting depth.
 

@@ -61,6 +61,9 @@ class MembershipPeriod(models.Model):
     signup_fee = models.OneToOneField(
         "transactions.Transaction", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # Whether the membership's `uses_remaining` was reset for this period: at once for a period that has started
+    # when billed, else by the worker on its first day (a renewal billed in advance does not reset them early).
+    uses_granted = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -35,7 +35,10 @@ class Membership(TypedDict):
     nextBillingDate: Annotated[
         dt.date | None, Describe("The first day of the next period while the membership renews; else null.")
     ]
-    usesRemaining: Annotated[int | None, Describe("Uses left in this period; null: not counted.")]
+    usesRemaining: Annotated[
+        int | None,
+        Describe("Uses left in this period (reset on each period's first day); null: not counted."),
+    ]
     pausedAt: dt.datetime | None
     resumeDate: Annotated[dt.date | None, Describe("A paused membership is resumed on this day.")]
     cancelAt: Annotated[

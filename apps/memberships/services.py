@@ -11,10 +11,13 @@ organization's. Period arithmetic is in `periods.py`.
 """
 
 import datetime as dt
+from collections import deque
+from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import DateField, ExpressionWrapper, F, Q
+from django.db.models import DateField, Exists, ExpressionWrapper, F, OuterRef, Q
 from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ValidationFailed
@@ -32,14 +35,18 @@ from apps.transactions.services import payload as transaction_payload
 
 from .choices import CancelEffective, MembershipPaymentStatus, MembershipSource, MembershipStatus
 from .models import Membership, MembershipPeriod
-from .periods import ONE_DAY, cadence_of, one_time_end, period_end, plan_cadence
+from .periods import ONE_DAY, add_months, cadence_of, next_start, one_time_end, period_end, plan_cadence
 from .resources import MEMBERSHIP
 from .usage import local_today, lock_membership, locked_memberships
 
 ZERO = Decimal("0")
 OPEN = (MembershipStatus.ACTIVE, MembershipStatus.PAUSED)
-# A renewal run bills at most this many periods of one membership (a sale backdated by years catches up over runs).
-MAX_PERIODS_PER_RUN = 60
+# A run of the worker bills at most this many periods of one membership (a worker that was down catches up over
+# runs); the run as a whole spends at most `MEMBERSHIP_LIFECYCLE_BUDGET` (see `run_lifecycle`).
+MAX_PERIODS_PER_RUN = 12
+# How far from today (the membership's clock) a sale's `startDate` may be, either way, and a PATCHed `endDate` ahead.
+MAX_START_DISTANCE = dt.timedelta(days=366)
+MAX_END_AHEAD_MONTHS = 120
 
 API_NAMES = {
     "price": "price",
@@ -103,12 +110,12 @@ def _period_label(start: dt.date, end: dt.date | None) -> str:
     return f"{start.isoformat()} to {end.isoformat()}" if end else f"from {start.isoformat()}"
 
 
-def _bill_period(organization, membership, plan, start, end, *, signup_fee=ZERO, paid=False, now) -> list:
+def _bill_period(organization, membership, plan, start, end, *, signup_fee=ZERO, paid=False, now, uses_granted=True):
     """The period row (unique per membership and start: an IntegrityError when it is billed already) and its
     charges: the period's price and, when given, the sign-up fee; none for what costs nothing. The revenue
     account is resolved now (the plan's own, else the organization's default at this moment)."""
     period = MembershipPeriod.objects.create(
-        organization=organization, membership=membership, start_date=start, end_date=end
+        organization=organization, membership=membership, start_date=start, end_date=end, uses_granted=uses_granted
     )
     account = revenue_account_for_plan(plan)
     charges = []
@@ -149,13 +156,35 @@ def _invoice(organization, charges: list, issue_date: dt.date) -> None:
 # -- sale -------------------------------------------------------------------------------------------------------
 
 
-def first_period(plan, start: dt.date) -> tuple[dt.date | None, dt.date | None]:
-    """(endDate, nextBillingDate) of a membership of `plan` starting on `start`."""
+def first_period(plan, start: dt.date, today: dt.date) -> tuple[dt.date, dt.date | None, dt.date | None]:
+    """(first billed day, endDate, nextBillingDate) of a membership of `plan` starting on `start`. A back-dated
+    membership of an auto-renewing plan is billed from the period that contains `today` (its earlier periods are
+    not billed: a sale dated a year back bills one period, not twelve); any other starts with its first period."""
     cadence = plan_cadence(plan)
     if cadence is None:
-        return one_time_end(start, plan.validity_period), None
-    end = period_end(start, cadence, start.day)
-    return end, (end + ONE_DAY if plan.auto_renews else None)
+        return start, one_time_end(start, plan.validity_period), None
+    if not plan.auto_renews:
+        return start, period_end(start, cadence, start.day), None
+    billed = current_period_start(start, cadence, start.day, today)
+    end = period_end(billed, cadence, start.day)
+    return billed, end, end + ONE_DAY
+
+
+def current_period_start(first: dt.date, cadence, anchor_day: int, today: dt.date) -> dt.date:
+    """The first day of the period, on the grid of periods from `first`, that contains `today` (`first` when it
+    has not begun)."""
+    day = first
+    while (following := next_start(day, cadence, anchor_day)) <= today:
+        day = following
+    return day
+
+
+def _check_start(start: dt.date, today: dt.date) -> None:
+    earliest, latest = today - MAX_START_DISTANCE, today + MAX_START_DISTANCE
+    if not earliest <= start <= latest:
+        raise ValidationFailed(
+            {"startDate": [f"Must be between {earliest} and {latest} (at most 366 days from today)."]}
+        )
 
 
 def sell_membership(organization, data: dict, *, source: str = MembershipSource.API) -> Membership:
@@ -175,8 +204,10 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
         exponent = currency_exponent(organization.currency)
         price = round_money(Decimal(data.get("price", plan.price)), exponent)
         signup_fee = round_money(Decimal(data.get("signup_fee", plan.signup_fee)), exponent)
-        start = data.get("start_date") or local_today(organization, plan.club, now)
-        end, next_billing = first_period(plan, start)
+        today = local_today(organization, plan.club, now)
+        start = data.get("start_date") or today
+        _check_start(start, today)
+        billed_from, end, next_billing = first_period(plan, start, today)
         paid = data.get("payment_status", MembershipPaymentStatus.UNPAID) == MembershipPaymentStatus.PAID
         membership = Membership.objects.create(
             organization=organization,
@@ -195,9 +226,11 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
             source=source,
             notes=data.get("notes"),
         )
-        charges = _bill_period(organization, membership, plan, start, end, signup_fee=signup_fee, paid=paid, now=now)
+        charges = _bill_period(
+            organization, membership, plan, billed_from, end, signup_fee=signup_fee, paid=paid, now=now
+        )
         emit(organization, "membership.created", payload(organization, membership.pk))
-        _invoice(organization, charges, local_today(organization, plan.club, now))
+        _invoice(organization, charges, today)
         # after the invoice: the charges' events show their `invoiceId`
         emit_many(organization, [_transaction_event(organization, "transaction.created", c.pk) for c in charges])
     return membership
@@ -281,6 +314,9 @@ def update_membership(membership: Membership, data: dict) -> Membership:
 def _move_end(locked: Membership, end: dt.date | None) -> None:
     if end is not None and end < locked.start_date:
         raise ValidationFailed({"endDate": ["Must not be before `startDate`."]})
+    latest = add_months(local_today(locked.organization, locked.club), MAX_END_AHEAD_MONTHS)
+    if end is not None and end > latest:
+        raise ValidationFailed({"endDate": [f"Must not be after {latest} (10 years from today)."]})
     if locked.status not in OPEN:
         raise InvalidStateTransition(locked.status, f"The end date of a {locked.status} membership cannot change.")
     if end is None and locked.cancel_at is not None:
@@ -298,7 +334,7 @@ def _move_end(locked: Membership, end: dt.date | None) -> None:
 
 def pause_membership(membership: Membership, *, resume_date: dt.date | None = None) -> Membership:
     """active -> paused (`pausedAt` now, `resumeDate` when given: the worker resumes it that day). A paused
-    membership admits nobody; its dates and billing run on."""
+    membership admits nobody and is not renewed (see `_resume`); a non-renewing one still expires at its end."""
     organization = membership.organization
     with transaction.atomic():
         locked = lock_membership(membership.pk)
@@ -314,23 +350,73 @@ def pause_membership(membership: Membership, *, resume_date: dt.date | None = No
     return locked
 
 
-def _resume(locked: Membership) -> None:
+def _resume(locked: Membership, today: dt.date) -> None:
+    """paused -> active. A renewal that fell due during the pause was not billed: billing restarts with the period
+    (on the membership's own grid) that contains `today`, and the periods wholly inside the pause are never billed.
+    The caller renews what is then due (`_renew_due`)."""
     locked.status = MembershipStatus.ACTIVE
     locked.paused_at = None
     locked.resume_date = None
     locked.save(update_fields=["status", "paused_at", "resume_date", "updated_at"])
+    due, plan = locked.next_billing_date, locked.plan
+    cadence = cadence_of(locked.billing_frequency, plan.custom_period, plan.custom_period_unit)
+    if due is not None and cadence is not None and due < today:
+        locked.next_billing_date = current_period_start(due, cadence, locked.start_date.day, today)
 
 
 def resume_membership(membership: Membership) -> Membership:
-    """paused -> active."""
+    """paused -> active; the period that contains today is billed at once when the pause outlasted the last one."""
     organization = membership.organization
+    now = timezone.now()
     with transaction.atomic():
         locked = lock_membership(membership.pk)
         if locked.status != MembershipStatus.PAUSED:
             raise InvalidStateTransition(locked.status)
-        _resume(locked)
-        emit(organization, "membership.resumed", payload(organization, locked.pk))
+        today = local_today(organization, locked.club, now)
+        _resume(locked, today)
+        events = [_membership_event(organization, "membership.resumed", locked.pk)]
+        before = payload(organization, locked.pk)
+        _grant_started_uses(locked, locked.plan, today)
+        billed = _renew_due(organization, locked, locked.plan, today, now, MAX_PERIODS_PER_RUN)
+        _record_progress(organization, locked, before, events, billed, today)
     return locked
+
+
+def _collected(charge: Transaction) -> bool:
+    return bool(charge.paid_amount) or bool(charge.refunded_amount)
+
+
+def _withdraw_unstarted_renewals(organization, locked: Membership, today: dt.date) -> tuple[list, list]:
+    """A cancellation takes back what a renewal billed ahead: each renewal period that has not started by `today`
+    (never the sale's first period), latest first, on whose charges nothing was collected, is removed and its
+    charges become `void`; `endDate` moves back to the end of the last period kept, and `paymentStatus` follows
+    that period. A period something was paid on is kept, with every period before it (nothing is paid out here).
+    Returns (`transaction.updated` events, the ids of the invoices to refresh)."""
+    periods = list(MembershipPeriod.objects.filter(membership=locked).order_by("start_date"))
+    events, invoice_ids, withdrawn = [], [], False
+    for period in reversed(periods[1:]):
+        if period.start_date <= today:
+            break
+        ids = [pk for pk in (period.charge_id, period.signup_fee_id) if pk is not None]
+        charges = list(Transaction.objects.select_for_update().filter(pk__in=ids).order_by("id"))
+        if any(_collected(charge) for charge in charges):
+            break
+        for charge in charges:
+            if charge.payment_status != TransactionPaymentStatus.VOID:
+                charge.payment_status = TransactionPaymentStatus.VOID
+                charge.save(update_fields=["payment_status", "updated_at"])
+                events.append(_transaction_event(organization, "transaction.updated", charge.pk, ["paymentStatus"]))
+                if charge.invoice_id is not None and charge.invoice_id not in invoice_ids:
+                    invoice_ids.append(charge.invoice_id)
+        period.delete()
+        locked.end_date, withdrawn = period.start_date - ONE_DAY, True
+    if withdrawn:
+        kept = _latest_period(locked)
+        charges = [c for c in (kept.charge, kept.signup_fee) if c is not None] if kept else []
+        if charges:
+            all_paid = all(c.payment_status == TransactionPaymentStatus.PAID for c in charges)
+            locked.payment_status = MembershipPaymentStatus.PAID if all_paid else MembershipPaymentStatus.UNPAID
+    return events, invoice_ids
 
 
 def _cancel_now(locked: Membership, reason: str | None, now) -> None:
@@ -339,37 +425,54 @@ def _cancel_now(locked: Membership, reason: str | None, now) -> None:
     locked.cancellation_reason = reason if reason is not None else locked.cancellation_reason
     locked.cancel_at = None
     locked.next_billing_date = None
-    locked.save(
-        update_fields=["status", "cancelled_at", "cancellation_reason", "cancel_at", "next_billing_date", "updated_at"]
+    locked.save()
+
+
+def _cancel_with_withdrawal(organization, locked: Membership, reason: str | None, now) -> None:
+    """Cancel now: withdraw the periods billed ahead, then `membership.cancelled`, the voided charges'
+    `transaction.updated` and their invoices' `invoice.updated`."""
+    events, invoice_ids = _withdraw_unstarted_renewals(
+        organization, locked, local_today(organization, locked.club, now)
     )
+    _cancel_now(locked, reason, now)
+    emit_many(organization, [_membership_event(organization, "membership.cancelled", locked.pk), *events])
+    for invoice_id in invoice_ids:
+        refresh_invoice_payment(invoice_id)
 
 
 def cancel_membership(membership: Membership, *, effective=CancelEffective.IMMEDIATELY, reason=None) -> Membership:
-    """active/paused -> cancelled now, or, `end_of_period`, `cancelAt` set to the day after `endDate` (the status
-    stays; no further renewal; the worker cancels it that day). Charges already billed stay as they are."""
+    """active/paused -> cancelled now, or, `end_of_period`, `cancelAt` set to the day after the current period's
+    end (the status stays; no further renewal; the worker cancels it that day). Either way a period billed ahead
+    and not started is withdrawn (`_withdraw_unstarted_renewals`); other charges stay as they are."""
     organization = membership.organization
+    now = timezone.now()
     with transaction.atomic():
         locked = lock_membership(membership.pk)
         if locked.status not in OPEN:
             raise InvalidStateTransition(locked.status)
         if effective == CancelEffective.IMMEDIATELY:
-            _cancel_now(locked, reason, timezone.now())
-            emit(organization, "membership.cancelled", payload(organization, locked.pk))
+            _cancel_with_withdrawal(organization, locked, reason, now)
             return locked
         if locked.end_date is None:
             raise ValidationFailed(
                 {"effective": ["The membership has no end date, so no period end: cancel it `immediately`."]}
             )
         before = payload(organization, locked.pk)
+        events, invoice_ids = _withdraw_unstarted_renewals(
+            organization, locked, local_today(organization, locked.club, now)
+        )
         locked.cancel_at = locked.end_date + ONE_DAY
         locked.next_billing_date = None
         if reason is not None:
             locked.cancellation_reason = reason
-        locked.save(update_fields=["cancel_at", "next_billing_date", "cancellation_reason", "updated_at"])
+        locked.save()
         after = payload(organization, locked.pk)
         changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
         if changed:
-            emit(organization, "membership.updated", after, changed)
+            events.insert(0, ("membership.updated", after, changed))
+        emit_many(organization, events)
+        for invoice_id in invoice_ids:
+            refresh_invoice_payment(invoice_id)
     return locked
 
 
@@ -380,117 +483,177 @@ def cancel_for_archived_contact(contact, *, reason: str | None, now) -> None:
         locked = lock_membership(membership_id)
         if locked.status not in OPEN:
             continue
-        _cancel_now(locked, reason or "Contact archived", now)
-        emit(contact.organization_id, "membership.cancelled", payload(locked.organization, locked.pk))
+        _cancel_with_withdrawal(locked.organization, locked, reason or "Contact archived", now)
 
 
 # -- the worker -------------------------------------------------------------------------------------------------
 
 
-def due_membership_ids(now: dt.datetime) -> list[int]:
-    """Open memberships with something due by tomorrow in UTC (every clock's today is at most that): a
-    scheduled cancellation or resume, a renewal inside its plan's advance window, or an end date passed."""
+def due_memberships(now: dt.datetime) -> list[tuple[int, int]]:
+    """(organization id, membership id) of the open memberships with something due by tomorrow in UTC (every
+    clock's today is at most that), by organization: a scheduled cancellation or resume, a renewal of an active
+    one inside its plan's advance window, the uses of a period billed in advance that has started, or an end
+    date passed."""
     horizon = now.astimezone(dt.UTC).date() + ONE_DAY
     renew_from = ExpressionWrapper(
         F("next_billing_date") - F("plan__renewal_days_in_advance"), output_field=DateField()
     )
+    uses_pending = MembershipPeriod.objects.filter(
+        membership=OuterRef("pk"), uses_granted=False, start_date__lte=horizon
+    )
     due = (
         Q(cancel_at__lte=horizon)
         | Q(status=MembershipStatus.PAUSED, resume_date__lte=horizon)
-        | Q(next_billing_date__isnull=False, cancel_at__isnull=True, renew_from__lte=horizon)
+        | Q(status=MembershipStatus.ACTIVE, next_billing_date__isnull=False, cancel_at__isnull=True)
+        & Q(renew_from__lte=horizon)
         | Q(next_billing_date__isnull=True, end_date__lt=horizon)
+        | Q(Exists(uses_pending))
     )
     return list(
         Membership.objects.filter(status__in=OPEN)
         .alias(renew_from=renew_from)
         .filter(due)
-        .order_by("id")
-        .values_list("id", flat=True)
+        .order_by("organization_id", "id")
+        .values_list("organization_id", "id")
     )
 
 
-def _renew(organization, locked: Membership, plan, now) -> list:
+def _renew(organization, locked: Membership, plan, today: dt.date, now) -> list:
     """Bill the period starting on `nextBillingDate` and move the dates: the period's charges ([] when it cost
-    nothing, or cannot renew any more)."""
+    nothing, or cannot renew any more). The uses are reset now only when the period has started (else on its
+    first day, `_grant_started_uses`)."""
     cadence = cadence_of(locked.billing_frequency, plan.custom_period, plan.custom_period_unit)
     start = locked.next_billing_date
     if cadence is None or not plan.auto_renews:
         locked.next_billing_date = None  # the plan stopped renewing: this membership runs out at its end date
         return []
     end = period_end(start, cadence, locked.start_date.day)
+    started = start <= today
     try:
         with transaction.atomic():
-            charges = _bill_period(organization, locked, plan, start, end, now=now)
+            charges = _bill_period(organization, locked, plan, start, end, now=now, uses_granted=started)
     except IntegrityError:
         charges = []  # this period was billed already (a run that crashed after billing): only move the dates
     locked.end_date = end
     locked.next_billing_date = end + ONE_DAY
-    locked.uses_remaining = plan.max_uses
+    if started:
+        locked.uses_remaining = plan.max_uses
     if charges:
         locked.payment_status = MembershipPaymentStatus.UNPAID
     return charges
 
 
-def process_membership(membership_id: int, now: dt.datetime | None = None) -> list[str]:
+def _renew_due(organization, locked: Membership, plan, today: dt.date, now, max_periods: int) -> list[list]:
+    """Renew an active membership as long as its next period is inside the advance window, at most
+    `max_periods` times: the charges of each period billed."""
+    billed = []
+    while len(billed) < max_periods and locked.status == MembershipStatus.ACTIVE and locked.cancel_at is None:
+        due = locked.next_billing_date
+        if due is None or due - dt.timedelta(plan.renewal_days_in_advance) > today:
+            break
+        billed.append(_renew(organization, locked, plan, today, now))
+    return billed
+
+
+def _grant_started_uses(locked: Membership, plan, today: dt.date) -> None:
+    """A period billed in advance grants its uses on its first day: `usesRemaining` back to the plan's `maxUses`."""
+    pending = MembershipPeriod.objects.filter(membership=locked, uses_granted=False, start_date__lte=today)
+    if pending.update(uses_granted=True):
+        locked.uses_remaining = plan.max_uses
+
+
+PROGRESS_FIELDS = {
+    "nextBillingDate": "next_billing_date",
+    "endDate": "end_date",
+    "usesRemaining": "uses_remaining",
+    "paymentStatus": "payment_status",
+}
+
+
+def _record_progress(organization, locked: Membership, before: dict, events: list, billed: list, today) -> list[str]:
+    """Save what the worker (or a resume) moved and record it: `events` so far, `membership.updated` when the
+    membership changed, one invoice per billed period, then the charges' `transaction.created` (after the
+    invoices, so they show their `invoiceId`). Returns the event types (invoices aside)."""
+    if any(before[key] != getattr(locked, name) for key, name in PROGRESS_FIELDS.items()):
+        locked.save()
+        after = payload(organization, locked.pk)
+        changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
+        events = [*events, ("membership.updated", after, changed)]
+    emit_many(organization, events)
+    for charges in billed:
+        _invoice(organization, charges, today)
+    created = [_transaction_event(organization, "transaction.created", c.pk) for charges in billed for c in charges]
+    emit_many(organization, created)
+    return [event[0] for event in events + created]
+
+
+@dataclass
+class Outcome:
+    """What one visit of the worker did: the event types recorded and the periods billed."""
+
+    done: list[str] = field(default_factory=list)
+    periods: int = 0
+
+
+def process_membership(
+    membership_id: int, now: dt.datetime | None = None, max_periods: int = MAX_PERIODS_PER_RUN
+) -> Outcome:
     """Bring one membership up to date, under its row lock (skipped when another worker holds it): a due
-    `cancelAt` cancels it; a due `resumeDate` resumes it; an auto-renewing one within `renewalDaysInAdvance`
-    days of its `nextBillingDate` is renewed (as many periods as are due, at most MAX_PERIODS_PER_RUN); a
-    non-renewing one past its `endDate` expires. Returns what was done (event types)."""
+    `cancelAt` cancels it; a due `resumeDate` resumes it; a period billed in advance that has started grants its
+    uses; an active auto-renewing one within `renewalDaysInAdvance` days of its `nextBillingDate` is renewed (as
+    many periods as are due, at most `max_periods`; the next run continues); a non-renewing one past its
+    `endDate` expires."""
     now = now or timezone.now()
     with transaction.atomic():
         locked = locked_memberships(skip_locked=True).filter(pk=membership_id, status__in=OPEN).first()
         if locked is None:
-            return []
+            return Outcome()
         organization, plan = locked.organization, locked.plan
         today = local_today(organization, locked.club, now)
-        events = []
         if locked.cancel_at is not None and locked.cancel_at <= today:
             _cancel_now(locked, None, now)
-            events.append(_membership_event(organization, "membership.cancelled", locked.pk))
-            emit_many(organization, events)
-            return [e[0] for e in events]
+            emit_many(organization, [_membership_event(organization, "membership.cancelled", locked.pk)])
+            return Outcome(["membership.cancelled"])
+        events = []
         if locked.status == MembershipStatus.PAUSED and locked.resume_date and locked.resume_date <= today:
-            _resume(locked)
+            _resume(locked, today)
             events.append(_membership_event(organization, "membership.resumed", locked.pk))
         before = payload(organization, locked.pk)
-        billed = []  # the charges of each period billed now
-        for _ in range(MAX_PERIODS_PER_RUN):
-            due = locked.next_billing_date
-            if due is None or locked.cancel_at is not None or due - dt.timedelta(plan.renewal_days_in_advance) > today:
-                break
-            billed.append(_renew(organization, locked, plan, now))
-        if locked.next_billing_date != before["nextBillingDate"] or locked.end_date != before["endDate"]:
-            locked.save()
-            after = payload(organization, locked.pk)
-            changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-            events.append(("membership.updated", after, changed))
-            emit_many(organization, events)
-            done, events = [e[0] for e in events], []
-            for charges in billed:
-                _invoice(organization, charges, today)
-            # after the invoices: the charges' events show their `invoiceId`
-            events += [
-                _transaction_event(organization, "transaction.created", charge.pk)
-                for charges in billed
-                for charge in charges
-            ]
-        else:
-            done = []
+        _grant_started_uses(locked, plan, today)
+        billed = _renew_due(organization, locked, plan, today, now, max_periods)
+        done = _record_progress(organization, locked, before, events, billed, today)
         if locked.next_billing_date is None and locked.end_date is not None and locked.end_date < today:
             locked.status = MembershipStatus.EXPIRED
             locked.save(update_fields=["status", "updated_at"])
-            events.append(_membership_event(organization, "membership.expired", locked.pk))
-        emit_many(organization, events)
-        return done + [e[0] for e in events]
+            emit_many(organization, [_membership_event(organization, "membership.expired", locked.pk)])
+            done.append("membership.expired")
+        return Outcome(done, len(billed))
 
 
-def run_lifecycle(now: dt.datetime | None = None) -> dict:
-    """The beat task's work: every due membership brought up to date, each in its own transaction. Idempotent:
-    a second run finds nothing due; a concurrent run skips the rows this one holds (and the unique period start
-    refuses a second bill of the same period)."""
+def run_lifecycle(now: dt.datetime | None = None, budget: int | None = None) -> dict:
+    """The beat task's work, each membership in its own transaction, within a budget
+    (`MEMBERSHIP_LIFECYCLE_BUDGET`: one unit per membership visited and per period billed) shared fairly: the
+    organizations take turns, one due membership each per turn, so one organization's backlog cannot hold back
+    the others; what the budget leaves is due again at the next run (counted as `deferred`). Idempotent: a second
+    run finds nothing due; a concurrent run skips the rows this one holds (and the unique period start refuses a
+    second bill of the same period)."""
     now = now or timezone.now()
+    budget = settings.MEMBERSHIP_LIFECYCLE_BUDGET if budget is None else budget
+    queues: dict[int, deque] = {}
+    for organization_id, membership_id in due_memberships(now):
+        queues.setdefault(organization_id, deque()).append(membership_id)
+    turns = deque(queues)
     counts: dict[str, int] = {}
-    for membership_id in due_membership_ids(now):
-        for done in process_membership(membership_id, now):
+    while turns and budget > 0:
+        organization_id = turns.popleft()
+        queue = queues[organization_id]
+        outcome = process_membership(queue.popleft(), now, max_periods=min(MAX_PERIODS_PER_RUN, budget))
+        budget -= 1 + outcome.periods
+        for done in outcome.done:
             counts[done] = counts.get(done, 0) + 1
+        if queue:
+            turns.append(organization_id)
+    deferred = sum(len(queue) for queue in queues.values())
+    if deferred:
+        counts["deferred"] = deferred
     return counts

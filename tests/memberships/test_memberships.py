@@ -181,7 +181,9 @@ def test_amounts_round_half_up_at_the_currency_precision(api, organization, cont
         ({"billingFrequency": "one_time"}, "2026-01-01", None, None),
     ],
 )
-def test_end_and_next_billing_dates_follow_the_plan(api, contact, plan_fields, start, end, next_billing):
+def test_end_and_next_billing_dates_follow_the_plan(api, contact, plan_fields, start, end, next_billing, monkeypatch):
+    # Sold on its start day (a back-dated sale of a renewing plan bills its current period: test_lifecycle.py).
+    monkeypatch.setattr(timezone, "now", lambda: dt.datetime.fromisoformat(f"{start}T12:00:00+00:00"))
     plan = create_plan(api, **plan_fields)
     body = sold(api, contact, plan, startDate=start)
     assert (body["endDate"], body["nextBillingDate"]) == (end, next_billing)
@@ -473,3 +475,22 @@ def test_other_organizations_memberships_are_not_found(api, other_organization, 
         assert response.status_code == 404 and response.json()["code"] == "NOT_FOUND"
     theirs.refresh_from_db()
     assert theirs.status == "active"
+
+
+def test_sale_and_end_dates_are_bounded(api, contact):
+    """Today is 15 January 2026 on the frozen clock (Europe/Madrid). Dates far out were a 500 (9999-12-31: the
+    period arithmetic overflowed) or billed decades of periods (1900-01-01)."""
+    plan = create_plan(api, autoRenews=True, billingFrequency="annually")
+    for start in ("9999-12-31", "1900-01-01", "2200-01-01", "2025-01-13", "2027-01-17"):
+        assert list(field_errors(sell(api, contact, plan, startDate=start))) == ["startDate"], start
+    for start in ("2025-01-14", "2027-01-16"):  # 366 days either way
+        assert sell(api, contact, plan, startDate=start).status_code == 201, start
+    assert Membership.objects.count() == 2
+    assert Transaction.objects.count() == 2  # one period each
+
+    url = f"{URL}/{sold(api, contact, plan, startDate='2026-01-15')['id']}"
+    for end in ("9999-12-31", "2200-01-01", "2036-01-16"):
+        assert list(field_errors(api.patch(url, {"endDate": end}, format="json"))) == ["endDate"], end
+    assert api.patch(url, {"endDate": "2036-01-15"}, format="json").json()["nextBillingDate"] == "2036-01-16"
+    pause = api.post(f"{url}/pause", {"resumeDate": "9999-12-31"}, format="json")
+    assert list(field_errors(pause)) == ["resumeDate"]

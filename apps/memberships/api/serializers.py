@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField, StrictCharField, StrictDecimalField
+from apps.api.fields import BoundedDateField, OrganizationObjectField, StrictCharField, StrictDecimalField
 from apps.billing.models import Plan
 from apps.contacts.models import Contact
 
@@ -20,10 +20,12 @@ class MembershipCreateSerializer(serializers.Serializer):
 
     contactId = OrganizationObjectField(model=Contact, source="contact", help_text="An active contact.")
     planId = OrganizationObjectField(model=Plan, source="plan", help_text="An active (not retired) plan.")
-    startDate = serializers.DateField(
+    startDate = BoundedDateField(
         source="start_date",
         required=False,
-        help_text="Default today on the membership's clock (the plan's club, else the organization's time zone).",
+        help_text="Default today on the membership's clock (the plan's club, else the organization's time zone); at "
+        "most 366 days before or after today. A back-dated sale of an auto-renewing plan bills the period that "
+        "contains today (the periods before it are not billed).",
     )
     price = StrictDecimalField(**MONEY, required=False, help_text="Per period, tax-inclusive. Default the plan's.")
     signupFee = StrictDecimalField(
@@ -52,18 +54,19 @@ class MembershipUpdateSerializer(serializers.Serializer):
         required=False,
         help_text="The latest billed period's charges follow: paid in full, or back to unpaid.",
     )
-    endDate = serializers.DateField(
+    endDate = BoundedDateField(
         source="end_date",
         required=False,
         allow_null=True,
-        help_text="The last day covered; not before `startDate`. Only while active or paused.",
+        help_text="The last day covered; not before `startDate` and at most 10 years after today. Only while active "
+        "or paused.",
     )
     notes = StrictCharField(max_length=NOTES_MAX, required=False, allow_null=True, allow_blank=True)
 
 
 @extend_schema_serializer(component_name="MembershipPause")
 class MembershipPauseSerializer(serializers.Serializer):
-    resumeDate = serializers.DateField(
+    resumeDate = BoundedDateField(
         source="resume_date",
         required=False,
         allow_null=True,
@@ -78,7 +81,8 @@ class MembershipCancelSerializer(serializers.Serializer):
         required=False,
         default=CancelEffective.IMMEDIATELY,
         help_text="`immediately` (default), or `end_of_period`: the status stays and `cancelAt` is set to the day "
-        "after `endDate`.",
+        "after the current period's end. A period billed ahead (renewal in advance) that has not started and on "
+        "which nothing was paid is withdrawn: its charge becomes `void` and `endDate` moves back.",
     )
     reason = StrictCharField(max_length=REASON_MAX, required=False, allow_null=True, allow_blank=True)
 

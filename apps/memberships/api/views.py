@@ -43,7 +43,9 @@ def _transition(operation_id, summary, description, request=None):
         "create": "Creates the membership, its first period's charge and, when the sign-up fee is above 0, the fee's "
         "charge, and one invoice listing them. **No payment is taken.** `endDate` and `nextBillingDate` follow from "
         "the plan's billing frequency (a one-time plan covers `validityPeriod` days); `usesRemaining` starts at the "
-        "plan's `maxUses`. A retired or inactive plan, or an archived contact, is 400 on `planId`/`contactId`.",
+        "plan's `maxUses`. `startDate` is at most 366 days from today; a back-dated sale of an auto-renewing plan "
+        "bills the period that contains today. A retired or inactive plan, or an archived contact, is 400 on "
+        "`planId`/`contactId`.",
         "partial_update": "`price` applies from the next period on. `paymentStatus: paid` records the latest billed "
         "period's charges as paid in full (their invoice follows); `unpaid` reverses it. `endDate` moves the end "
         "(and `nextBillingDate` of an auto-renewing membership); only while active or paused (else 409 "
@@ -52,15 +54,23 @@ def _transition(operation_id, summary, description, request=None):
     pause=_transition(
         "memberships_pause",
         "Pause a membership",
-        "`active` becomes `paused`. With `resumeDate`, the membership is resumed on that day.",
+        "`active` becomes `paused`: it admits nobody and is not renewed. With `resumeDate`, the membership is "
+        "resumed on that day.",
         MembershipPauseSerializer,
     ),
-    resume=_transition("memberships_resume", "Resume a membership", "`paused` becomes `active`."),
+    resume=_transition(
+        "memberships_resume",
+        "Resume a membership",
+        "`paused` becomes `active`. When the pause outlasted the billed period, the period that contains today is "
+        "billed at once (the periods inside the pause are not).",
+    ),
     cancel=_transition(
         "memberships_cancel",
         "Cancel a membership",
         "`active` or `paused` becomes `cancelled`. With `effective: end_of_period` the status stays and `cancelAt` "
-        "is set to the day after `endDate`, when the membership is cancelled; it no longer renews.",
+        "is set to the day after the current period's end, when the membership is cancelled; it no longer renews. "
+        "Either way a period billed ahead that has not started and on which nothing was paid is withdrawn: its "
+        "charges become `void` (their invoice follows) and `endDate` moves back.",
         MembershipCancelSerializer,
     ),
 )
