@@ -75,10 +75,6 @@ class ClassWriteSerializer(serializers.Serializer):
         return attrs
 
 
-class ClassUpdateSerializer(ClassWriteSerializer):
-    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
-
-
 CLASS_FIELD_NAMES = tuple(ClassWriteSerializer().fields)
 
 
@@ -102,168 +98,216 @@ def reject_price(body: dict):
         raise FieldNotWritable("price", "`price` is computed (tax-inclusive); send `priceBeforeTax` instead.")
 
 
-def _check_keys(recurrence, ends):
-    for key in recurrence:
-        if key not in RECURRENCE_KEYS:
-            raise UnknownField(f"recurrence.{key}")
-    if isinstance(ends, dict):
-        for key in ends:
-            if key not in ENDS_KEYS:
-                raise UnknownField(f"recurrence.ends.{key}")
+# --- recurrence: nested bodies whose rules depend on each other ---------------------------------------------
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _one_message(message: str, *keys: str) -> dict:
+    return dict.fromkeys(keys, message)
 
 
-def _parse_ends(recurrence: dict, errors: dict, *, required: bool) -> dict:
-    """`ends`/`endDate` as model fields; errors collected under dotted names."""
-    ends = recurrence.get("ends")
-    if ends is None:
-        if required:
-            errors["recurrence.ends"] = ["This field is required."]
-            return {}
-        ends_type = EndsType.NEVER
-        ends = {}
-    elif not isinstance(ends, dict):
-        errors["recurrence.ends"] = ["Must be an object."]
-        return {}
-    else:
-        ends_type = ends.get("type")
-        if ends_type is None:
-            errors["recurrence.ends.type"] = ["This field is required."]
-            return {}
-        if ends_type not in EndsType.values:
-            errors["recurrence.ends.type"] = [f"Must be one of: {', '.join(EndsType.values)}."]
-            return {}
-    result = {"ends_type": ends_type, "ends_date": None, "ends_total_occurrences": None}
-    occurrences = ends.get("occurrences")
-    if ends_type == EndsType.AFTER:
-        if occurrences is None:
-            errors["recurrence.ends.occurrences"] = ["Required when ends.type is `after`."]
-        elif not _is_int(occurrences) or not 1 <= occurrences <= max_occurrences():
-            errors["recurrence.ends.occurrences"] = [f"Must be an integer from 1 to {max_occurrences()}."]
-        else:
-            result["ends_total_occurrences"] = occurrences
-    elif occurrences is not None:
-        errors["recurrence.ends.occurrences"] = ["Only allowed when ends.type is `after`."]
-    end_date = recurrence.get("endDate")
-    if ends_type == EndsType.UNTIL:
-        if end_date is None:
-            errors["recurrence.endDate"] = ["Required when ends.type is `until`."]
-        else:
-            try:
-                result["ends_date"] = BoundedDateTimeField().run_validation(end_date)
-            except serializers.ValidationError as exc:
-                errors["recurrence.endDate"] = [str(m) for m in exc.detail]
-    elif end_date is not None:
-        errors["recurrence.endDate"] = ["Only allowed when ends.type is `until`."]
-    return result
+def _choices_message(choices) -> str:
+    return f"Must be one of: {', '.join(choices.values)}."
 
 
-def parse_create_recurrence(raw) -> tuple[dict | None, dict]:
-    """(recurrence as model fields, field errors). Unknown keys raise 400 UNKNOWN_FIELD at once."""
-    if raw is None:
-        return None, {}
-    if not isinstance(raw, dict):
-        return None, {"recurrence": ["Must be an object."]}
-    _check_keys(raw, raw.get("ends"))
-    errors: dict[str, list[str]] = {}
-    frequency = raw.get("frequency")
-    if frequency is None:
-        errors["recurrence.frequency"] = ["This field is required."]
-    elif frequency not in Frequency.values:
-        errors["recurrence.frequency"] = [f"Must be one of: {', '.join(Frequency.values)}."]
-    interval = raw.get("interval", 1)
-    if interval is None:
-        interval = 1
-    if not _is_int(interval) or not 1 <= interval <= 365:
-        errors["recurrence.interval"] = ["Must be an integer from 1 to 365."]
-    days = raw.get("daysOfWeek")
-    if frequency == Frequency.WEEKLY:
-        if days is None:
-            errors["recurrence.daysOfWeek"] = ["Required when frequency is `weekly`."]
-        elif not isinstance(days, list) or not 1 <= len(days) <= 7:
-            errors["recurrence.daysOfWeek"] = ["Must be a list of 1 to 7 days."]
-        elif any(d not in DayOfWeek.values for d in days):
-            errors["recurrence.daysOfWeek"] = [f"Each day must be one of: {', '.join(DayOfWeek.values)}."]
-        elif len(set(days)) != len(days):
-            errors["recurrence.daysOfWeek"] = ["Days must not repeat."]
-    elif days is not None:
-        errors["recurrence.daysOfWeek"] = ["Only allowed when frequency is `weekly`."]
-    ends = _parse_ends(raw, errors, required=False)
-    return {
-        "frequency": frequency,
-        "interval": interval,
-        "days_of_week": list(days) if frequency == Frequency.WEEKLY and isinstance(days, list) else [],
-        **ends,
-    }, errors
+# No docstrings on these serializers: drf-spectacular would publish them as the components' descriptions.
 
 
-def parse_end_move(raw, body: dict, *, scope: str, is_series: bool) -> dict:
-    """The `recurrence` of a PATCH: only the end may move. Raises its error codes in a fixed order."""
-    if scope != EditScope.ALL_FUTURE:
-        raise ApiError(
-            "Changing `recurrence` requires `scope=all_future`.", code="RECURRENCE_REQUIRES_ALL_FUTURE", status=400
-        )
-    alongside = sorted(k for k in body if k in CLASS_FIELD_NAMES)
-    if alongside:
-        raise ApiError(
-            "`recurrence` must be sent alone; update the class fields in a separate request.",
-            code="RECURRENCE_UPDATE_NOT_ALONE",
-            status=400,
-            details={"fields": alongside},
-        )
-    if not isinstance(raw, dict):
-        raise ValidationFailed({"recurrence": ["Must be an object."]})
-    _check_keys(raw, raw.get("ends"))
-    for key in CADENCE_KEYS:
-        if key in raw:
-            raise ApiError(
-                f"`{key}` cannot change; only where the series ends can move.",
-                code="RECURRENCE_CADENCE_IMMUTABLE",
-                status=400,
-                details={"field": f"recurrence.{key}"},
-            )
-    if not is_series:
-        raise ValidationFailed({"recurrence": ["This class is not part of a series."]})
-    errors: dict[str, list[str]] = {}
-    ends = _parse_ends(raw, errors, required=True)
-    if errors:
-        raise ValidationFailed(errors)
-    return ends
+class StrictKeysSerializer(serializers.Serializer):
+    # A nested object whose unknown keys are 400 UNKNOWN_FIELD, named by their dotted path (the top level of a body
+    # ignores unknown keys; a misspelt recurrence key must not silently make a different series). A null value
+    # counts as an absent key.
+
+    known_keys: tuple[str, ...] | None = None  # accepted keys besides the fields (refused more precisely later)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("error_messages", {"invalid": "Must be an object."})
+        super().__init__(*args, **kwargs)
+
+    def path(self) -> str:
+        names, field = [], self
+        while field is not None and field.field_name:
+            names.insert(0, field.field_name)
+            field = field.parent
+        return ".".join(names)
+
+    def check_keys(self, data):
+        if isinstance(data, dict):
+            for key in data:
+                if key not in self.fields and key not in (self.known_keys or ()):
+                    raise UnknownField(f"{self.path()}.{key}")
+
+    def to_internal_value(self, data):
+        self.check_keys(data)
+        if isinstance(data, dict):
+            data = {key: value for key, value in data.items() if value is not None}
+        return super().to_internal_value(data)
 
 
-# The recurrence bodies below document what `parse_create_recurrence`/`parse_end_move` validate by hand (their
-# rules depend on each other: `daysOfWeek` only for weekly, `endDate` only for `until`); bounds come from the same
-# settings as the validation.
-class ClassRecurrenceEnds(serializers.Serializer):
-    type = serializers.ChoiceField(choices=EndsType.choices)
-    occurrences = serializers.IntegerField(min_value=1, max_value=max_occurrences(), required=False)
+class DaysOfWeekField(serializers.ListField):
+    # 1 to 7 distinct days; every failure is one message on the list itself (not per item).
+
+    child = serializers.ChoiceField(choices=DayOfWeek.choices)
+
+    def __init__(self, **kwargs):
+        super().__init__(min_length=1, max_length=7, **kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list) or not 1 <= len(data) <= 7:
+            raise serializers.ValidationError("Must be a list of 1 to 7 days.")
+        if any(day not in DayOfWeek.values for day in data):
+            raise serializers.ValidationError(f"Each day must be one of: {', '.join(DayOfWeek.values)}.")
+        if len(set(data)) != len(data):
+            raise serializers.ValidationError("Days must not repeat.")
+        return list(data)
+
+
+OCCURRENCES_MESSAGE = f"Must be an integer from 1 to {max_occurrences()}."
+
+
+@extend_schema_serializer(component_name="ClassRecurrenceEnds")
+class RecurrenceEndsSerializer(StrictKeysSerializer):
+    type = serializers.ChoiceField(
+        choices=EndsType.choices, error_messages={"invalid_choice": _choices_message(EndsType)}
+    )
+    occurrences = StrictIntegerField(
+        min_value=1,
+        max_value=max_occurrences(),
+        required=False,
+        error_messages=_one_message(OCCURRENCES_MESSAGE, "invalid", "min_value", "max_value"),
+    )
+
+
+class RecurrenceEndSerializer(StrictKeysSerializer):
+    # Where a series ends: `ends` ({type, occurrences}) and `endDate`, validated together, as the series' fields
+    # (`ends_type`, `ends_date`, `ends_total_occurrences`). Required keys are checked here too, because a PATCH
+    # validates partially (DRF then skips missing required fields at every level).
+
+    ends_required = True
+
+    def validate(self, attrs):
+        ends = attrs.pop("ends", None)
+        end_date = attrs.pop("endDate", None)
+        errors = {}
+        if ends is None and self.ends_required:
+            raise serializers.ValidationError({"ends": ["This field is required."]})
+        if ends is not None and "type" not in ends:
+            raise serializers.ValidationError({"ends.type": ["This field is required."]})
+        ends = ends or {"type": EndsType.NEVER}
+        occurrences = ends.get("occurrences")
+        if ends["type"] == EndsType.AFTER and occurrences is None:
+            errors["ends.occurrences"] = ["Required when ends.type is `after`."]
+        elif ends["type"] != EndsType.AFTER and occurrences is not None:
+            errors["ends.occurrences"] = ["Only allowed when ends.type is `after`."]
+        if ends["type"] == EndsType.UNTIL and end_date is None:
+            errors["endDate"] = ["Required when ends.type is `until`."]
+        elif ends["type"] != EndsType.UNTIL and end_date is not None:
+            errors["endDate"] = ["Only allowed when ends.type is `until`."]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {
+            **attrs,
+            "ends_type": ends["type"],
+            "ends_date": end_date,
+            "ends_total_occurrences": occurrences,
+        }
 
 
 @extend_schema_serializer(component_name="ClassRecurrenceCreate")
-class RecurrenceCreateDoc(serializers.Serializer):
-    frequency = serializers.ChoiceField(choices=Frequency.choices)
-    interval = serializers.IntegerField(min_value=1, max_value=365, required=False, default=1)
-    daysOfWeek = serializers.ListField(
-        child=serializers.ChoiceField(choices=DayOfWeek.choices), min_length=1, max_length=7, required=False
+class RecurrenceCreateSerializer(RecurrenceEndSerializer):
+    # A new series: its cadence (`frequency`, `interval`, `daysOfWeek` for weekly) and where it ends (never by
+    # default).
+
+    ends_required = False
+
+    frequency = serializers.ChoiceField(
+        choices=Frequency.choices, error_messages={"invalid_choice": _choices_message(Frequency)}
     )
-    endDate = serializers.DateTimeField(required=False)
-    ends = ClassRecurrenceEnds(required=False)
+    interval = StrictIntegerField(
+        min_value=1,
+        max_value=365,
+        required=False,
+        default=1,
+        error_messages=_one_message("Must be an integer from 1 to 365.", "invalid", "min_value", "max_value"),
+    )
+    daysOfWeek = DaysOfWeekField(required=False)
+    endDate = BoundedDateTimeField(required=False)
+    ends = RecurrenceEndsSerializer(required=False)
+
+    def validate(self, attrs):
+        weekly = attrs["frequency"] == Frequency.WEEKLY
+        if weekly and "daysOfWeek" not in attrs:
+            raise serializers.ValidationError({"daysOfWeek": ["Required when frequency is `weekly`."]})
+        if not weekly and "daysOfWeek" in attrs:
+            raise serializers.ValidationError({"daysOfWeek": ["Only allowed when frequency is `weekly`."]})
+        attrs["days_of_week"] = attrs.pop("daysOfWeek", [])
+        return super().validate(attrs)
 
 
 @extend_schema_serializer(component_name="ClassRecurrenceEndMove")
-class RecurrenceEndMoveDoc(serializers.Serializer):
-    endDate = serializers.DateTimeField(required=False)
-    ends = ClassRecurrenceEnds()
+class RecurrenceEndMoveSerializer(RecurrenceEndSerializer):
+    # The `recurrence` of a PATCH: only where the series ends may move; its cadence is refused by name.
+
+    known_keys = CADENCE_KEYS
+    endDate = BoundedDateTimeField(required=False)
+    ends = RecurrenceEndsSerializer()
+
+    def to_internal_value(self, data):
+        self.check_keys(data)
+        if isinstance(data, dict):
+            self.fields["ends"].check_keys(data.get("ends"))
+            for key in CADENCE_KEYS:
+                if key in data:
+                    raise ApiError(
+                        f"`{key}` cannot change; only where the series ends can move.",
+                        code="RECURRENCE_CADENCE_IMMUTABLE",
+                        status=400,
+                        details={"field": f"recurrence.{key}"},
+                    )
+            if self.parent.instance is not None and self.parent.instance.series_id is None:
+                raise serializers.ValidationError("This class is not part of a series.")
+        return super().to_internal_value(data)
 
 
 @extend_schema_serializer(component_name="ClassCreate")
-class ClassCreateDoc(ClassWriteSerializer):
-    recurrence = RecurrenceCreateDoc(required=False)
+class ClassCreateSerializer(ClassWriteSerializer):
+    recurrence = RecurrenceCreateSerializer(required=False)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and data.get("recurrence", ...) is None:  # null: a one-off class
+            data = {key: value for key, value in data.items() if key != "recurrence"}
+        return super().to_internal_value(data)
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        recurrence = attrs.get("recurrence")
+        if recurrence and recurrence["ends_date"] is not None and recurrence["ends_date"] < attrs["start_time"]:
+            raise serializers.ValidationError({"recurrence": {"endDate": ["Must not be before startTime."]}})
+        return attrs
 
 
 @extend_schema_serializer(component_name="ClassUpdate")
-class ClassUpdateDoc(ClassUpdateSerializer):
-    recurrence = RecurrenceEndMoveDoc(required=False)
+class ClassUpdateSerializer(ClassWriteSerializer):
+    # Every class field optional (validated with `partial=True`), or `recurrence` alone with `?scope=all_future`
+    # to move where the series ends (`instance`: the path's class).
+    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
+    recurrence = RecurrenceEndMoveSerializer(required=False)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and data.get("recurrence", ...) is None:
+            data = {key: value for key, value in data.items() if key != "recurrence"}
+        if isinstance(data, dict) and "recurrence" in data:
+            if self.context["scope"] != EditScope.ALL_FUTURE:
+                raise ApiError(
+                    "Changing `recurrence` requires `scope=all_future`.",
+                    code="RECURRENCE_REQUIRES_ALL_FUTURE",
+                    status=400,
+                )
+            alongside = sorted(key for key in data if key in CLASS_FIELD_NAMES)
+            if alongside:
+                raise ApiError(
+                    "`recurrence` must be sent alone; update the class fields in a separate request.",
+                    code="RECURRENCE_UPDATE_NOT_ALONE",
+                    status=400,
+                    details={"fields": alongside},
+                )
+        return super().to_internal_value(data)

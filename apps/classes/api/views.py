@@ -12,17 +12,7 @@ from ..choices import EditScope
 from ..filters import ClassFilterSet
 from ..models import ClassOccurrence
 from ..resources import CLASS
-from .serializers import (
-    CancelSerializer,
-    ClassCreateDoc,
-    ClassUpdateDoc,
-    ClassUpdateSerializer,
-    ClassWriteSerializer,
-    parse_create_recurrence,
-    parse_end_move,
-    reject_price,
-    require_object,
-)
+from .serializers import CancelSerializer, ClassCreateSerializer, ClassUpdateSerializer, reject_price, require_object
 
 LOCALE = OpenApiParameter("locale", str, description="Language of names and descriptions (fallback: default).")
 SCOPE = OpenApiParameter(
@@ -51,14 +41,12 @@ def parse_scope(params) -> str:
     create=extend_schema(
         operation_id="classes_create",
         summary="Create a class or a recurring series",
-        request=ClassCreateDoc,
         parameters=[LOCALE],
         responses={201: CLASS.serializer},
     ),
     partial_update=extend_schema(
         operation_id="classes_update",
         summary="Update a class (this or all future occurrences), or move where its series ends",
-        request=ClassUpdateDoc,
         parameters=[SCOPE, LOCALE],
         responses={200: CLASS.serializer, 409: CONFLICT},
     ),
@@ -91,6 +79,8 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
         "destroy": "classes:write",
         "cancel": "classes:write",
     }
+    write_serializer = ClassCreateSerializer
+    update_serializer = ClassUpdateSerializer
 
     def _present(self, pk, extra=None) -> dict:
         body = self.present(pk)
@@ -99,19 +89,9 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
         return body
 
     def create(self, request):
-        body = require_object(request.data)
-        reject_price(body)
-        recurrence, recurrence_errors = parse_create_recurrence(body.get("recurrence"))
-        serializer = ClassWriteSerializer(data=body, context={"request": request})
-        errors = {} if serializer.is_valid() else dict(serializer.errors)
-        errors.update(recurrence_errors)
-        data = serializer.validated_data if not errors else {}
-        if recurrence is not None and not errors and recurrence.get("ends_date") is not None:
-            if recurrence["ends_date"] < data["start_time"]:
-                errors["recurrence.endDate"] = ["Must not be before startTime."]
-        if errors:
-            raise ValidationFailed(_flatten(errors))
-        occurrence, series = services.create_class(self.organization, {**data, "recurrence": recurrence})
+        reject_price(require_object(request.data))
+        data = self.validated(self.write_serializer)
+        occurrence, series = services.create_class(self.organization, {"recurrence": None, **data})
         extra = {"series": series.as_dict()} if series else None
         return self.created(self._present(occurrence.pk, extra), occurrence)
 
@@ -120,15 +100,14 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
         body = require_object(request.data)
         reject_price(body)
         scope = parse_scope(request.query_params)
-        if body.get("recurrence") is not None:
-            ends = parse_end_move(body["recurrence"], body, scope=scope, is_series=occurrence.series_id is not None)
-            shown, series = services.move_series_end(self.organization, occurrence, ends)
-            return Response(self._present(shown.pk, {"series": series.as_dict(with_removed=True)}))
-        serializer = ClassUpdateSerializer(data=body, partial=True, context={"request": request})
+        context = {"request": request, "scope": scope}
+        serializer = self.update_serializer(occurrence, data=body, partial=True, context=context)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
+        if "recurrence" in data:
+            shown, series = services.move_series_end(self.organization, occurrence, data["recurrence"])
+            return Response(self._present(shown.pk, {"series": series.as_dict(with_removed=True)}))
         notify = data.pop("notify_customer", False)
-        data = {k: v for k, v in data.items() if k != "notify_customer"}
         services.update_class(self.organization, occurrence, data, scope=scope, notify_customer=notify)
         return Response(self._present(occurrence.pk))
 
@@ -149,14 +128,3 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
             notify_customer=serializer.validated_data.get("notify_customer", False),
         )
         return Response(self._present(occurrence.pk))
-
-
-def _flatten(errors: dict) -> dict:
-    flat = {}
-    for key, value in errors.items():
-        if isinstance(value, dict):
-            for sub, messages in _flatten(value).items():
-                flat[f"{key}.{sub}"] = messages
-        else:
-            flat[key] = [str(m) for m in value] if isinstance(value, list) else [str(value)]
-    return flat
