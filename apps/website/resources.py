@@ -6,7 +6,7 @@ joined columns, and a page's sections live on its row.
 """
 
 import datetime as dt
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, TypedDict
 
 from apps.api.resources import Describe, PresentContext, Resource
 
@@ -329,7 +329,7 @@ RELEASE = ReleaseResource()
 
 
 class DnsRecord(TypedDict):
-    type: Literal["TXT"]
+    type: Annotated[str, Describe("The record type: always `TXT`.")]
     name: Annotated[str, Describe("The record's full name: `_site-verification.<domain>`.")]
     value: Annotated[str, Describe("The exact text to publish: `site-verification=<token>`.")]
 
