@@ -168,22 +168,22 @@ def record(delivery: WebhookDelivery, answer: client.Answer, now: dt.datetime) -
         delivery.status = DeliveryStatus.FAILED
         delivery.next_attempt_at = delivery.sweep_after = None
         outcome = Outcome("failed")
+    fields = (
+        "attempts",
+        "last_attempt_at",
+        "response_status",
+        "response_body",
+        "duration_ms",
+        "lease_until",
+        "last_error",
+        "status",
+        "next_attempt_at",
+        "sweep_after",
+    )
     with transaction.atomic():
         _relaxed_commit()
-        delivery.save(
-            update_fields=[
-                "attempts",
-                "last_attempt_at",
-                "response_status",
-                "response_body",
-                "duration_ms",
-                "lease_until",
-                "last_error",
-                "status",
-                "next_attempt_at",
-                "sweep_after",
-            ]
-        )
+        # An update, not save(): a subscription deleted during the attempt took the row with it; nothing to record.
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(**{name: getattr(delivery, name) for name in fields})
     logger.info(
         "webhook delivery %s (%s to subscription %s) attempt %s: %s %s",
         delivery.pk,

@@ -13,7 +13,7 @@ from django.utils import timezone
 from werkzeug import Response
 
 from apps.organizations.models import StaffMembership
-from apps.webhooks import delivery, tasks
+from apps.webhooks import client, delivery, tasks
 from apps.webhooks.choices import DeliveryStatus
 from apps.webhooks.models import WebhookDelivery
 from tests.webhooks.conftest import WEBHOOKS, received, subscribe, subscription, verify
@@ -356,3 +356,16 @@ def test_the_concurrency_limit_defers_instead_of_sending(organization, receiver,
 
 def make_delivery_subscription(organization, receiver):
     return make_subscription(organization, url=receiver.url_for("/hook"))
+
+
+def test_a_subscription_deleted_during_the_attempt_is_no_crash(organization, monkeypatch):
+    hook = make_subscription(organization)
+    row = make_delivery(hook)
+
+    def send_while_deleted(delivery_, now):
+        hook.delete()
+        return client.Answer(200, body="ok")
+
+    monkeypatch.setattr(delivery, "send", send_while_deleted)
+    assert delivery.process(row.pk).state == "sent"
+    assert not WebhookDelivery.objects.exists()
