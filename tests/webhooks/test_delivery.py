@@ -369,3 +369,26 @@ def test_a_subscription_deleted_during_the_attempt_is_no_crash(organization, mon
     monkeypatch.setattr(delivery, "send", send_while_deleted)
     assert delivery.process(row.pk).state == "sent"
     assert not WebhookDelivery.objects.exists()
+
+
+def test_a_batch_of_events_from_one_write_is_delivered_one_request_each(
+    api, receiver, club, django_capture_on_commit_callbacks
+):
+    """A recurring class records one class.created per occurrence plus class.series_changed in one transaction:
+    the relay queues them together (deliver_many) and each arrives signed, with its own id."""
+    receiver.expect_request("/hook").respond_with_data("ok")
+    hook = subscribe(api, receiver.url_for("/hook"), ["class.created", "class.series_changed"])
+    start = (timezone.now() + dt.timedelta(days=3)).replace(hour=18, minute=0, second=0, microsecond=0)
+    body = {
+        "clubId": club.id,
+        "name": "Spin",
+        "startTime": start.isoformat(),
+        "endTime": (start + dt.timedelta(hours=1)).isoformat(),
+        "recurrence": {"frequency": "daily", "ends": {"type": "after", "occurrences": 3}},
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.post("/v1/platform/classes", body, format="json").status_code == 201
+    events = [verify(hook["secret"], request) for request in received(receiver)]
+    assert sorted(e["type"] for e in events) == ["class.created"] * 3 + ["class.series_changed"]
+    assert len({e["id"] for e in events}) == 4
+    assert set(WebhookDelivery.objects.values_list("status", flat=True)) == {"succeeded"}
