@@ -6,7 +6,9 @@ anything an offer depends on changes: bookings, area blocks, classes, courts, cl
 organizations (their `post_save`/`post_delete`), and every recorded `availability.changed` event (which also covers
 bulk moves that send no model signal). A moved version makes every cached search a miss. Entries live at most
 `MARKETPLACE_OFFERS_CACHE_SECONDS` (0 turns the cache off), so anything written around the signals (raw SQL, a
-bulk update without an event) shows within that time. If the cache is unreachable, searches are computed.
+bulk update without an event) shows within that time. If the cache is unreachable, searches are computed. The gym
+pages and calendar feeds (`pages/views.py`) are cached on the same version (`cached`), which also moves when a
+class's instructors change (`m2m_changed`).
 """
 
 import hashlib
@@ -14,10 +16,11 @@ import logging
 import time
 
 import orjson
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from apps.domain_events.services import subscribe
 
@@ -70,6 +73,9 @@ def connect() -> None:
         uid = f"marketplace.offers.{source}"
         post_save.connect(bump_now_and_after_commit, sender=source, dispatch_uid=f"{uid}.save")
         post_delete.connect(bump_now_and_after_commit, sender=source, dispatch_uid=f"{uid}.delete")
+    # Who teaches a class (the instructors' feeds show it).
+    teaching = apps.get_model("classes", "ClassOccurrence").instructors.through
+    m2m_changed.connect(bump_now_and_after_commit, sender=teaching, dispatch_uid="marketplace.offers.teaching")
     subscribe(_on_event)
 
 

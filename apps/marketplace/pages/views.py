@@ -3,7 +3,8 @@
 No credential anywhere (an `Authorization` header is ignored), GET and HEAD only, and nothing is written. Every
 response counts against the `marketplace-pages` per-address limit; the gym page also against the offer search's
 `marketplace-offers` (it computes the same free times). The gym page (per query) and `classes.ics` are reused from
-the shared cache for `MARKETPLACE_PAGE_CACHE_SECONDS`, keyed on the availability version (`freshness`), so a
+the shared cache for `MARKETPLACE_PAGE_CACHE_SECONDS` (an instructor's feed too, per instructor, once its link is
+checked), keyed on the availability version (`freshness`), so a
 booking, block, class, court, club, pricing rule or organization change shows at once; whether the club is still
 listed is read on every request (one query), whatever wrote it.
 """
@@ -100,10 +101,14 @@ def _club_feed(club):
 @require_safe
 @public_limits.limit_public(public_limits.MARKETPLACE_PAGES)
 def instructor_calendar(request, token: str):
-    instructor = instructor_for_token(token)
+    instructor = instructor_for_token(token)  # checked on every request: a revoked link is refused at once
     if instructor is None:
         return _not_found(request, "en")
-    response = HttpResponse(instructor_feed(instructor, timezone.now()), content_type=CALENDAR_TYPE)
+    response = _reused(
+        "instructor-feed",
+        {"instructor": instructor.pk},
+        lambda: HttpResponse(instructor_feed(instructor, timezone.now()), content_type=CALENDAR_TYPE),
+    )
     response["Content-Disposition"] = 'inline; filename="classes.ics"'
     response["Cache-Control"] = "private, no-store"
     response["X-Robots-Tag"] = "noindex"

@@ -229,3 +229,16 @@ def test_the_club_feed_is_reused_until_a_class_changes(
         assert feed(client, listed_club).content == first.content
     make_class(listed_club, local + dt.timedelta(days=1), name="Pilates")
     assert [str(e["SUMMARY"]) for e in events(parse(feed(client, listed_club)))] == ["Yoga", "Pilates"]
+
+
+def test_an_instructor_feed_is_reused_until_the_teaching_changes(client, client_for, club, instructor, settings):
+    settings.MARKETPLACE_PAGE_CACHE_SECONDS = 30
+    make_class(club, dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Yoga").instructors.add(instructor)
+    later = make_class(club, dt.datetime(2031, 3, 26, 10, 0, tzinfo=MADRID), name="Pilates")
+    url = client_for("instructors:read classes:read").get(f"/v1/platform/instructors/{instructor.id}/calendar-feed")
+    path = feed_path(url.json()["url"])
+    first = client.get(path)
+    assert [str(e["SUMMARY"]) for e in events(parse(first))] == ["Yoga"]
+    assert client.get(path).content == first.content
+    later.instructors.add(instructor)  # a change of who teaches shows at once
+    assert [str(e["SUMMARY"]) for e in events(parse(client.get(path)))] == ["Yoga", "Pilates"]
