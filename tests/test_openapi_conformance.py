@@ -25,7 +25,7 @@ from apps.messaging.models import Message
 from apps.webhooks.models import WebhookSubscription
 from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
 from tests.invoices.factories import invoice
-from tests.mcp.tool_arguments import assert_tool_accepts
+from tests.mcp.tool_arguments import assert_tool_accepts, assert_tool_output_fits
 from tests.webhooks.factories import PUBLIC_URL, make_delivery
 from tests.webhooks.factories import make_event as make_webhook_event
 
@@ -137,12 +137,16 @@ class Conformance:
             # The same request, as arguments of the operation's MCP tool, satisfies the tool's inputSchema.
             assert_tool_accepts(operation_id, path, params, query, data)
         if not content:
+            if 200 <= status < 300 and template.startswith(PLATFORM):
+                assert_tool_output_fits(operation_id, None)
             assert not response.content, f"{method.upper()} {template} {status}: body sent but none documented"
             self.samples.operations.add(operation_id)
             return None
         assert response["Content-Type"].startswith("application/json")
         schema = _closed(copy.deepcopy(content["application/json"]["schema"]), self.components)
         body = response.json()
+        if 200 <= status < 300 and template.startswith(PLATFORM):
+            assert_tool_output_fits(operation_id, body)  # the tool's result validates as its structuredContent
         errors = sorted(OAS30Validator(schema).iter_errors(body), key=lambda e: list(e.absolute_path))
         assert not errors, f"{method.upper()} {template} {status}: " + "; ".join(
             f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message[:300]}" for e in errors[:10]

@@ -407,3 +407,26 @@ def test_requests_count_against_the_credential_once(db, token):
     assert called["X-RateLimit-Remaining"] == "98"
     invalid = modern(token, "tools/call", {"name": "contacts_list", "arguments": {"limit": "x"}}, name="contacts_list")
     assert invalid["X-RateLimit-Remaining"] == "97"
+
+
+def test_past_the_limit_a_call_is_a_tool_error_and_anything_else_an_http_429(db, token, settings):
+    settings.RATE_LIMIT_MULTIPLIER = 0.02  # 2 requests per window in the general bucket
+    for _ in range(2):
+        assert modern(token, "ping").status_code == 200
+    listed = modern(token, "tools/list")
+    assert listed.status_code == 429
+    assert listed["Retry-After"]
+    assert orjson.loads(listed.content)["code"] == "RATE_LIMITED"
+    called = call(token, "contacts_create", {"firstName": "Late"})
+    assert called["isError"] is True
+    assert called["structuredContent"]["status"] == 429
+    assert called["structuredContent"]["details"]["bucket"] == "general"
+    assert not Contact.objects.exists()
+
+
+def test_a_body_over_the_cap_is_413_before_anything_is_read(db, token):
+    payload = orjson.dumps(rpc_body("tools/call", {"name": "contacts_create", "arguments": {"notes": "x" * 2_000_000}}))
+    response = post(token, payload, modern_headers("tools/call", "contacts_create"))
+    assert response.status_code == 413
+    assert orjson.loads(response.content)["code"] == "PAYLOAD_TOO_LARGE"
+    assert not Contact.objects.exists()

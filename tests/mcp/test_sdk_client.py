@@ -60,6 +60,8 @@ def test_a_read_tool_and_a_write_tool_with_an_api_key(mcp_server, transactional_
 
     async def scenario():
         async with connect(mcp_server, token) as client:
+            # Listed first, so the SDK validates each result against the tool's outputSchema (it raises otherwise).
+            await every_tool(client)
             clubs = await client.call_tool("clubs_list", {"limit": 10})
             created = await client.call_tool(
                 "contacts_create", {"firstName": "Ada", "lastName": "Lovelace", "idempotencyKey": "sdk-1"}

@@ -3,10 +3,14 @@
 `tests/test_openapi_conformance.py` calls `assert_tool_accepts` for every request the API answered with a 2xx: the
 path values, the query and the JSON body, spelled as a model would spell them for the operation's tool (integers
 as numbers, booleans as booleans, comma lists as arrays where the tool says array), must satisfy that tool's
-`inputSchema`. Its completeness check makes that hold for every operation.
+`inputSchema`, and the body it answered must satisfy the tool's `outputSchema` (`assert_tool_output_fits`). Its
+completeness check makes both hold for every operation.
 """
 
+from functools import cache
 from urllib.parse import parse_qsl
+
+from jsonschema import Draft202012Validator
 
 from apps.mcp.catalogue import catalogue
 from apps.mcp.dispatch import argument_errors
@@ -61,3 +65,17 @@ def assert_tool_accepts(operation_id: str, path_values: dict, params: dict | Non
     arguments = tool_arguments(operation_id, path_values, values, body)
     errors = argument_errors(catalogue().by_name[operation_id], arguments)
     assert not errors, f"the tool {operation_id} refuses what its REST endpoint accepted: {arguments} -> {errors}"
+
+
+@cache
+def _output_validator(operation_id: str) -> Draft202012Validator:
+    return Draft202012Validator(catalogue().by_name[operation_id].output_schema)
+
+
+def assert_tool_output_fits(operation_id: str, body):
+    """The body a 2xx answer carried is valid `structuredContent` for the tool's `outputSchema` (clients such as the
+    official SDK validate it and refuse a result that does not fit)."""
+    errors = list(_output_validator(operation_id).iter_errors({} if body is None else body))
+    assert not errors, f"{operation_id}: outputSchema refuses the real body: " + "; ".join(
+        f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message[:200]}" for e in errors[:5]
+    )
