@@ -71,10 +71,11 @@ def process(delivery_id: int, now: dt.datetime | None = None) -> Outcome:
     return record(claimed, answer, now + dt.timedelta(milliseconds=answer.duration_ms))
 
 
-def _relaxed_commit() -> None:
+def relaxed_commit() -> None:
     """This transaction's commit need not wait for the disk (PostgreSQL `synchronous_commit = off`): delivery
     bookkeeping lost in a database crash only means the delivery is sent again (at least once, same webhook-id),
-    and it saves a disk flush per claim and per outcome."""
+    and it saves a disk flush per claim and per outcome. (Not for the relay: a feed reader may already have seen
+    the numbers it commits.)"""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
@@ -84,7 +85,7 @@ def claim(delivery_id: int, now: dt.datetime):
     """The delivery, leased to this worker; or an Outcome saying why not. Its subscription's row lock makes the
     concurrency count exact."""
     with transaction.atomic():
-        _relaxed_commit()
+        relaxed_commit()
         delivery = (
             WebhookDelivery.objects.select_for_update(of=("self", "subscription"))
             .select_related("event", "subscription")
@@ -181,7 +182,7 @@ def record(delivery: WebhookDelivery, answer: client.Answer, now: dt.datetime) -
         "sweep_after",
     )
     with transaction.atomic():
-        _relaxed_commit()
+        relaxed_commit()
         # An update, not save(): a subscription deleted during the attempt took the row with it; nothing to record.
         WebhookDelivery.objects.filter(pk=delivery.pk).update(**{name: getattr(delivery, name) for name in fields})
     logger.info(
