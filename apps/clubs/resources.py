@@ -59,6 +59,25 @@ def resolve_amenity(code: str, amenity, locale, default_language) -> AmenityReso
     return {"id": amenity.code, "name": name, "icon": amenity.icon, "category": amenity.category}
 
 
+def club_rating(row: dict) -> ClubRating | None:
+    """The public rating of a club row with the `annotate()` columns (`rating_total`, `rating_average`); None
+    without public reviews."""
+    if not row["rating_total"]:
+        return None
+    return {"average": round(float(row["rating_average"]), 1), "total": row["rating_total"]}
+
+
+def club_address(row: dict) -> dict:
+    """The address keys of a club body, Platform and marketplace alike."""
+    return {
+        "address": row["address"],
+        "city": row["city"],
+        "state": row["state"],
+        "country": row["country"],
+        "postalCode": row["postal_code"],
+    }
+
+
 def club_images(own: list, area_images: list[list]) -> list[str]:
     """The club's images, then each active area's, de-duplicated with the first occurrence kept."""
     seen, images = set(), []
@@ -126,11 +145,7 @@ class ClubResource(Resource):
             "id": row["id"],
             "name": row["name"],
             "slug": row["slug"],
-            "address": row["address"],
-            "city": row["city"],
-            "state": row["state"],
-            "country": row["country"],
-            "postalCode": row["postal_code"],
+            **club_address(row),
             "phone": row["phone"],
             "email": row["email"],
             "website": row["website"],
@@ -144,8 +159,9 @@ class ClubResource(Resource):
             "socialProfiles": dict(row["social_profiles"] or {}),
             "timezone": row["timezone"],
         }
-        if row["rating_total"]:  # omitted, not null, without public reviews
-            body["rating"] = {"average": round(float(row["rating_average"]), 1), "total": row["rating_total"]}
+        rating = club_rating(row)
+        if rating is not None:  # omitted, not null, without public reviews
+            body["rating"] = rating
         return body
 
 

@@ -22,7 +22,7 @@ from apps.billing.models import Plan
 from apps.classes.choices import ClassStatus, Visibility
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Amenity, Area
-from apps.clubs.resources import CLUB, club_images, resolve_amenity
+from apps.clubs.resources import CLUB, club_images, club_rating, resolve_amenity
 from apps.contacts.models import display_name
 from apps.instructors.models import Instructor
 from apps.kernel import clock
@@ -30,7 +30,6 @@ from apps.occupancy.queries import class_seat_counts
 from apps.pricing.quote import currency_exponent, round_money
 
 from . import listing
-from .search import rating
 from .shapes import ClubProfile
 
 LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
@@ -210,7 +209,7 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
         "images": club_images(club.images, [a["images"] for a in areas]),
         "amenities": [resolve_amenity(c, catalogue.get(c), locale, organization.default_language) for c in codes],
         "sports": list(club.sports or []),
-        "rating": rating({"rating_total": club.rating_total, "rating_average": club.rating_average}),
+        "rating": club_rating(vars(club)),
         "socialProfiles": web_links(club.social_profiles),
         "timezone": tz,
         "currency": organization.currency,

@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from apps.api.resources import PresentContext
-from apps.clubs.resources import CLUB, club_images
+from apps.clubs.resources import CLUB, club_address, club_images, club_rating
 
 from . import geo, listing
 from .shapes import ClubListing
@@ -85,22 +85,12 @@ def present(row: dict, area_images: list) -> ClubListing:
     return {
         "slug": row["slug"],
         "name": row["name"],
-        "address": row["address"],
-        "city": row["city"],
-        "state": row["state"],
-        "country": row["country"],
-        "postalCode": row["postal_code"],
+        **club_address(row),
         "logo": row["logo"],
         "images": club_images(row["images"], area_images),
         "sports": list(row["sports"] or []),
-        "rating": rating(row),
+        "rating": club_rating(row),
         "distanceKm": None if distance is None else round(distance, 2),
         "timezone": row["timezone"],
         "url": listing.club_url(row["slug"]),
     }
-
-
-def rating(row: dict):
-    if not row["rating_total"]:
-        return None
-    return {"average": round(float(row["rating_average"]), 1), "total": row["rating_total"]}

@@ -11,7 +11,7 @@ from typing import Annotated, NotRequired, TypedDict
 
 from apps.api.resources import Describe
 from apps.billing.choices import BillingFrequency
-from apps.clubs.resources import Club
+from apps.clubs.resources import AmenityResolved, Club
 
 
 def club_fields(*names: str) -> dict:
@@ -51,11 +51,8 @@ class ClubListingPage(TypedDict):
     offset: int
 
 
-class MarketplaceAmenity(TypedDict):
-    id: str
-    name: str
-    icon: str | None
-    category: str | None
+# The Platform API's resolved amenity, under the marketplace's own component name.
+MarketplaceAmenity = TypedDict("MarketplaceAmenity", typing.get_type_hints(AmenityResolved, include_extras=True))
 
 
 class MarketplaceCourt(TypedDict):

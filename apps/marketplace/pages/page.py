@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from apps.api.presenters import resolve_translation
 from apps.clubs.models import Amenity, Club
+from apps.clubs.resources import club_rating
 from apps.clubs.services import is_club_open_on
 from apps.kernel import clock
 from apps.occupancy.queries import busy_intervals
@@ -24,7 +25,6 @@ from apps.pricing.services import active_rules
 
 from .. import offers, profile
 from ..listing import DEFAULT_DURATION, page_query
-from ..search import rating
 from .labels import Labels
 
 DURATIONS = offers.DURATIONS
@@ -242,7 +242,7 @@ def build_page(
             start=selected["time"],
             end=selected["end"],
         )
-    stars = rating({"rating_total": club.rating_total, "rating_average": club.rating_average})
+    stars = club_rating(vars(club))
     return {
         "club": club,
         "organization": club.organization,
