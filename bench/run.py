@@ -420,7 +420,7 @@ def measure_mcp(port: int, auth: dict) -> list[tuple]:
     list_body, list_headers = mcp_request("tools/list", {})
     call_headers.update(auth)
     list_headers.update(auth)
-    # Warm up: each worker process builds its tool catalogue on its first MCP request.
+    # Warm up (each worker builds its tool catalogue at start, in the background).
     load(port, MCP_PATH, list_headers, 200, 30, CONCURRENCY, method="POST", bodies=[list_body])
     kinds = {"rest": ("GET", rest_path, auth, None), "tool": ("POST", MCP_PATH, call_headers, call_body)}
     load_interleaved(port, kinds, 200, 10, CONCURRENCY)

@@ -12,3 +12,8 @@ application = get_wsgi_application()
 from apps.marketplace.gazetteer import warm_in_background  # noqa: E402
 
 warm_in_background()
+
+# Likewise the MCP server's tool catalogue (generated from the OpenAPI document, about 2 s).
+from apps.mcp.catalogue import warm_in_background as warm_mcp_catalogue  # noqa: E402
+
+warm_mcp_catalogue()
