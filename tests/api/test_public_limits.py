@@ -145,7 +145,8 @@ def test_non_canonical_site_paths_redirect_before_the_page_cache(api, organizati
         ("/about//?utm=x", "/about?utm=x"),
         ("/es", "/es/"),
         ("//", "/"),
-        ("//evil.example//", "/evil.example"),
+        ("//evil.example//", "/evil.example"),  # never a scheme-relative Location
+        ("//\\evil.example/", "/%5Cevil.example"),  # nor one a browser reads as such (`/\evil`)
     ):
         response = get(path)
         assert response.status_code == 301, path
