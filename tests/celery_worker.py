@@ -16,10 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextmanager
-def real_worker(settings, name: str, queues=("celery",), env=None):
+def real_worker(settings, name: str, queues=("celery",), env=None, processes: int = 0):
     """Start a worker consuming `queues`, with tasks sent to the broker instead of run eagerly and those queues
-    emptied first; `env` adds environment variables (settings) of the worker. Yields the worker process. Stops it
-    and restores eager tasks on exit."""
+    emptied first; `env` adds environment variables (settings) of the worker; `processes` > 0 runs that many prefork
+    children instead of the solo pool. Yields the worker process. Stops it and restores eager tasks on exit."""
     db = connection.settings_dict
     database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     broker = settings.CELERY_BROKER_URL
@@ -39,7 +39,8 @@ def real_worker(settings, name: str, queues=("celery",), env=None):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     celery_app.conf.task_always_eager = False
     celery_app.conf.broker_url = broker
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"]
+    pool = ["--pool=prefork", "-c", str(processes)] if processes else ["--pool=solo"]
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", *pool, "-l", "warning"]
     cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}-{os.getpid()}@%h"]
     cmd += ["-Q", ",".join(queues)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
