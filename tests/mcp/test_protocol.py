@@ -391,13 +391,18 @@ def test_missing_or_bad_credential_is_401_with_the_resource_metadata(db, make_to
         assert "X-RateLimit-Limit" not in response
 
 
-@pytest.mark.parametrize(("plan", "code"), [("free", "PLAN_FEATURE_LOCKED"), ("trial", "PLAN_FEATURE_LOCKED")])
-def test_plan_lock_is_http_403_with_the_error_body(db, organization, token, plan, code):
-    organization.plan = plan
+@pytest.mark.parametrize(
+    ("field", "value", "code"),
+    [("plan", "free", "PLAN_FEATURE_LOCKED"), ("plan", "trial", "PLAN_FEATURE_LOCKED"),
+     ("status", "inactive", "ORGANIZATION_NOT_ACTIVE")],
+)  # fmt: skip
+def test_plan_and_organization_locks_are_http_403_with_the_error_body(db, organization, token, field, value, code):
+    setattr(organization, field, value)
     organization.save()
-    response = modern(token, "tools/list")
+    response = modern(token, "tools/call", {"name": "me_get", "arguments": {}}, name="me_get")
     assert response.status_code == 403
-    assert orjson.loads(response.content)["code"] == code
+    body = orjson.loads(response.content)
+    assert body["code"] == code and body["error"] == "Forbidden" and body["message"]
 
 
 def test_requests_count_against_the_credential_once(db, token):
