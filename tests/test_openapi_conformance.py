@@ -23,7 +23,8 @@ from rest_framework.test import APIClient
 from apps.billing.models import RevenueAccount
 from apps.messaging.models import Message
 from apps.webhooks.models import WebhookSubscription
-from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_membership
+from tests.class_bookings.factories import make_class_booking
+from tests.factories import make_class, make_contact, make_membership
 from tests.invoices.factories import invoice
 from tests.mcp.tool_arguments import assert_tool_accepts, assert_tool_output_fits
 from tests.webhooks.factories import PUBLIC_URL, make_delivery

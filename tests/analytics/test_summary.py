@@ -12,15 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from apps.bookings.models import Booking
 from apps.contacts.models import Contact
 from apps.transactions.models import Transaction
-from tests.class_bookings.factories import (
-    make_checkin,
-    make_class,
-    make_class_booking,
-    make_club,
-    make_contact,
-    make_membership,
-    make_plan,
-)
+from tests.class_bookings.factories import make_checkin, make_class_booking
+from tests.factories import make_class, make_club, make_contact, make_membership, make_plan
 
 URL = "/v1/platform/analytics/summary"
 PERIOD = {"startDate": "2026-03-02", "endDate": "2026-03-08"}

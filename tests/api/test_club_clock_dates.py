@@ -4,7 +4,8 @@ import datetime as dt
 
 import pytest
 
-from tests.class_bookings.factories import make_checkin, make_class, make_class_booking, make_club
+from tests.class_bookings.factories import make_checkin, make_class_booking
+from tests.factories import make_class, make_club
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ from apps.bookings.models import Booking, WaitlistEntry
 from apps.classes.models import ClassOccurrence
 from apps.contacts.choices import ContactStatus
 from apps.domain_events.models import DomainEvent
-from tests.class_bookings.factories import make_class, make_class_booking
+from tests.class_bookings.factories import make_class_booking
+from tests.factories import make_class
 
 from .conftest import iso
 from .factories import area_booking, area_for, contact_for

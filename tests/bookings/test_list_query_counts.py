@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.bookings.models import Booking, CheckIn, Player, WaitlistEntry
 from apps.contacts.models import Contact
 from tests.bookings.factories import area_for
-from tests.class_bookings.factories import make_class
+from tests.factories import make_class
 
 BASE = timezone.now().replace(microsecond=0) + dt.timedelta(days=30)
 

@@ -6,7 +6,7 @@ from apps.bookings.models import Booking, Player
 from apps.classes.models import ClassOccurrence
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
-from tests.class_bookings.factories import make_class
+from tests.factories import make_class
 
 from .conftest import iso
 from .factories import area_booking, area_for, contact_for

@@ -5,21 +5,10 @@ import pytest
 
 from apps.bookings.models import Booking, Player
 from apps.contacts.models import Contact
+from tests.typed_input import BOOL, INT_ID, NUMBER, STRING, assert_rejected
 
 from .conftest import iso
 from .factories import area_booking
-
-BOOL = "Must be `true` or `false`."
-NUMBER = "Must be a number."
-STRING = "Must be a string."
-INT_ID = "Must be an integer id."
-
-
-def assert_rejected(response, field, message):
-    assert response.status_code == 400, response.content
-    body = response.json()
-    assert body["code"] == "VALIDATION_ERROR"
-    assert body["details"]["fields"][field] == [message], body
 
 
 def create_body(area, contact, slot, **extra):

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from apps.billing.models import Plan
-from tests.class_bookings.factories import make_class
+from tests.factories import make_class
 
 from .test_admin_keys import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
 

@@ -9,15 +9,8 @@ from django.utils import timezone
 
 from apps.bookings.models import Booking, CheckIn
 from apps.domain_events.models import DomainEvent
-from tests.class_bookings.factories import (
-    make_checkin,
-    make_class,
-    make_class_booking,
-    make_club,
-    make_contact,
-    make_membership,
-    make_plan,
-)
+from tests.class_bookings.factories import make_checkin, make_class_booking
+from tests.factories import make_class, make_club, make_contact, make_membership, make_plan
 
 URL = "/v1/platform/checkins"
 

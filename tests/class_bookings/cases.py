@@ -1,9 +1,5 @@
-from tests.class_bookings.factories import (
-    contract_class,
-    make_class_booking,
-    make_contact,
-    make_waitlist_entry,
-)
+from tests.class_bookings.factories import contract_class, make_class_booking, make_waitlist_entry
+from tests.factories import make_contact
 from tests.harness import EndpointCase
 
 

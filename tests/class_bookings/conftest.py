@@ -1,6 +1,6 @@
 import pytest
 
-from tests.class_bookings.factories import make_class, make_membership, make_plan
+from tests.factories import make_class, make_membership, make_plan
 
 
 @pytest.fixture

@@ -14,15 +14,8 @@ from apps.bookings.models import Booking
 from apps.domain_events.models import DomainEvent
 from apps.notifications.models import Notification
 from apps.organizations.models import ApiKey
-from tests.class_bookings.factories import (
-    make_checkin,
-    make_class,
-    make_class_booking,
-    make_class_type,
-    make_contact,
-    make_membership,
-    make_plan,
-)
+from tests.class_bookings.factories import make_checkin, make_class_booking
+from tests.factories import make_class, make_class_type, make_contact, make_membership, make_plan
 
 
 def url(occurrence):

@@ -6,7 +6,7 @@ from apps.bookings import demo as bookings_demo
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.memberships import demo as memberships_demo
 from apps.memberships.models import Membership
-from tests.class_bookings.factories import make_class, make_contact
+from tests.factories import make_class, make_contact
 
 
 def _ctx(organization, club):

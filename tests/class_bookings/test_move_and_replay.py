@@ -1,7 +1,8 @@
 """Moving a class seat (PATCH /bookings/{id} classId, through move_class_booking) and Idempotency-Key replays."""
 
 from apps.bookings.models import Booking, WaitlistEntry
-from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_waitlist_entry
+from tests.class_bookings.factories import make_class_booking, make_waitlist_entry
+from tests.factories import make_class, make_contact
 
 
 def test_move_seat_to_another_class(api, organization, club, contact):

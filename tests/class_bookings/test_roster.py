@@ -8,7 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.bookings.models import Booking
-from tests.class_bookings.factories import make_class, make_class_booking, make_membership
+from tests.class_bookings.factories import make_class_booking
+from tests.factories import make_class, make_membership
 
 
 def url(occurrence):

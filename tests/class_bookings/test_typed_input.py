@@ -4,18 +4,9 @@ JSON type with a 400 naming the field, and write nothing."""
 import pytest
 
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
-from tests.class_bookings.factories import make_class, make_class_booking
-
-BOOL = "Must be `true` or `false`."
-STRING = "Must be a string."
-INT_ID = "Must be an integer id."
-
-
-def assert_rejected(response, field, message):
-    assert response.status_code == 400, response.content
-    body = response.json()
-    assert body["code"] == "VALIDATION_ERROR"
-    assert body["details"]["fields"][field] == [message], body
+from tests.class_bookings.factories import make_class_booking
+from tests.factories import make_class
+from tests.typed_input import BOOL, INT_ID, STRING, assert_rejected
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ from apps.bookings.models import Booking, WaitlistEntry
 from apps.domain_events.models import DomainEvent
 from apps.notifications.channels import LoggingMessagingBackend
 from apps.notifications.models import Notification
-from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_waitlist_entry
+from tests.class_bookings.factories import make_class_booking, make_waitlist_entry
+from tests.factories import make_class, make_contact
 
 
 def wl_url(occurrence, entry=None, verb=None):
@@ -234,7 +235,7 @@ def test_removing_a_notified_entry_passes_the_notice_on(api, organization, full_
 
 
 def test_membership_seat_gives_its_use_back_when_cancelled(api, organization, club, contact):
-    from tests.class_bookings.factories import make_membership, make_plan
+    from tests.factories import make_membership, make_plan
 
     occurrence = make_class(organization, club)
     membership = make_membership(organization, contact, make_plan(organization, max_uses=10), uses_remaining=5)

@@ -5,7 +5,8 @@ import pytest
 from apps.bookings.models import Booking, WaitlistEntry
 from apps.domain_events.models import DomainEvent
 from apps.notifications.models import Notification
-from tests.class_bookings.factories import make_class, make_class_booking, make_membership, make_waitlist_entry
+from tests.class_bookings.factories import make_class_booking, make_waitlist_entry
+from tests.factories import make_class, make_membership
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import pytest
 
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence, ClassType, ProgressionLevel, ProgressionTrack
+from tests.factories import make_class
 
 URL = "/v1/platform/class-types"
 TRACKS = "/v1/platform/progression-tracks"
@@ -25,15 +26,14 @@ def yoga(organization):
     )
 
 
-def make_class(organization, club, class_type):
-    start = dt.datetime(2030, 1, 7, 9, tzinfo=dt.UTC)
-    return ClassOccurrence.objects.create(
-        organization=organization,
-        club=club,
+def morning_yoga(organization, club, class_type):
+    return make_class(
+        organization,
+        club,
         class_type=class_type,
         name="Morning yoga",
-        start_time=start,
-        end_time=start + dt.timedelta(hours=1),
+        start=dt.datetime(2030, 1, 7, 9, tzinfo=dt.UTC),
+        bare=True,
     )
 
 
@@ -171,8 +171,8 @@ def test_delete(api, yoga):
 
 
 def test_delete_in_use_is_409(api, yoga, organization, club):
-    make_class(organization, club, yoga)
-    cancelled = make_class(organization, club, yoga)
+    morning_yoga(organization, club, yoga)
+    cancelled = morning_yoga(organization, club, yoga)
     cancelled.status = ClassStatus.CANCELLED
     cancelled.save()
     response = api.delete(f"{URL}/{yoga.id}")

@@ -5,9 +5,10 @@ import datetime as dt
 import pytest
 
 from apps.bookings.models import Booking, WaitlistEntry
-from apps.classes.models import ClassOccurrence, ClassType
+from apps.classes.models import ClassType
 from apps.contacts.models import Contact
 from apps.instructors.models import Instructor, InstructorType
+from tests.factories import make_class
 
 
 def make_instructor(organization, first_name="Iris", email="iris@example.com"):
@@ -17,21 +18,10 @@ def make_instructor(organization, first_name="Iris", email="iris@example.com"):
 
 
 def make_occurrence(organization, club=None, **fields):
-    from apps.clubs.models import Club
-
-    if club is None:
-        club = Club.objects.filter(organization=organization).first() or Club.objects.create(
-            organization=organization, name="Club", slug=f"club-{organization.pk}", timezone="Europe/Madrid"
-        )
-    start = fields.pop("start_time", dt.datetime(2031, 3, 3, 17, 0, tzinfo=dt.UTC))
-    return ClassOccurrence.objects.create(
-        organization=organization,
-        club=club,
-        name=fields.pop("name", "Yoga"),
-        start_time=start,
-        end_time=fields.pop("end_time", start + dt.timedelta(hours=1)),
-        **fields,
-    )
+    """A bare class named "Yoga" on 2031-03-03 at 17:00 UTC, in `club` or the organization's first."""
+    fields.setdefault("name", "Yoga")
+    fields.setdefault("start_time", dt.datetime(2031, 3, 3, 17, 0, tzinfo=dt.UTC))
+    return make_class(organization, club, bare=True, **fields)
 
 
 def book(occurrence, contact, status="confirmed"):

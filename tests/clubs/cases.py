@@ -1,30 +1,13 @@
 import datetime as dt
 import itertools
 
-from apps.clubs.models import Amenity, Area, AreaType, Club, ClubReview
+from apps.clubs.models import Amenity, AreaType, Club, ClubReview
 from apps.occupancy.models import AreaBlock
+from tests.factories import make_area, make_club
 from tests.harness import EndpointCase
 
 _seq = itertools.count()
-ALL_DAY = {
-    d: [["08:00", "22:00"]] for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-}
 FUTURE_DAY = "2031-03-04"
-
-
-def make_club(organization, **fields):
-    n = next(_seq)
-    fields.setdefault("name", f"Club {n}")
-    fields.setdefault("slug", f"club-{n}")
-    fields.setdefault("timezone", "Europe/Madrid")
-    fields.setdefault("opening_hours", ALL_DAY)
-    return Club.objects.create(organization=organization, **fields)
-
-
-def make_area(organization, club=None, **fields):
-    club = club or make_club(organization)
-    fields.setdefault("name", f"Court {next(_seq)}")
-    return Area.objects.create(organization=organization, club=club, **fields)
 
 
 def make_block(organization, area=None):

@@ -4,7 +4,7 @@ from django.contrib.auth.models import Permission
 
 from apps.clubs.models import Area, Club
 from apps.organizations.models import StaffMembership
-from tests.clubs.cases import make_area, make_club
+from tests.factories import make_area, make_club
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 
 from apps.clubs.models import Area, AreaType
-from tests.clubs.cases import make_area, make_club
+from tests.factories import make_area, make_club
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from apps.bookings.models import Booking
 from apps.classes.models import ClassOccurrence
 from apps.clubs.services import is_club_open_on, opening_intervals
 from apps.occupancy.models import AreaBlock
-from tests.clubs.cases import make_area, make_club
+from tests.factories import make_area, make_club
 
 pytestmark = pytest.mark.django_db
 

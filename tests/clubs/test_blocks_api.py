@@ -6,7 +6,8 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.bookings.models import Booking
 from apps.occupancy.models import AreaBlock
-from tests.clubs.cases import make_area, make_block, make_club
+from tests.clubs.cases import make_block
+from tests.factories import make_area, make_club
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 import pytest
 
 from apps.clubs.models import Amenity, Area, Club, ClubReview
-from tests.clubs.cases import make_area, make_club
+from tests.factories import make_area, make_club
 
 pytestmark = pytest.mark.django_db
 

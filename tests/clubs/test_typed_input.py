@@ -7,18 +7,7 @@ import pytest
 
 from apps.clubs.models import Area, AreaType
 from apps.occupancy.models import AreaBlock
-
-BOOL = "Must be `true` or `false`."
-NUMBER = "Must be a number."
-INTEGER = "Must be an integer."
-STRING = "Must be a string."
-
-
-def assert_rejected(response, field, message):
-    assert response.status_code == 400, response.content
-    body = response.json()
-    assert body["code"] == "VALIDATION_ERROR"
-    assert body["details"]["fields"][field] == [message], body
+from tests.typed_input import BOOL, INTEGER, NUMBER, STRING, assert_rejected
 
 
 @pytest.mark.parametrize(

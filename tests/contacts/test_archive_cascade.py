@@ -8,7 +8,8 @@ from apps.classes.models import ClassOccurrence
 from apps.domain_events.models import DomainEvent
 from apps.memberships.models import Membership
 from tests.bookings.factories import area_booking, contact_for
-from tests.class_bookings.factories import make_class, make_class_booking, make_contact, make_waitlist_entry
+from tests.class_bookings.factories import make_class_booking, make_waitlist_entry
+from tests.factories import make_class, make_contact
 
 
 def test_archive_cancels_memberships_and_future_bookings_restore_keeps_them(

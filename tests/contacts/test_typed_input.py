@@ -5,17 +5,9 @@ import pytest
 
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
+from tests.typed_input import BOOL, STRING, assert_rejected
 
 URL = "/v1/platform/contacts"
-BOOL = "Must be `true` or `false`."
-STRING = "Must be a string."
-
-
-def assert_rejected(response, field, message):
-    assert response.status_code == 400, response.content
-    body = response.json()
-    assert body["code"] == "VALIDATION_ERROR"
-    assert body["details"]["fields"][field] == [message], body
 
 
 @pytest.mark.parametrize(

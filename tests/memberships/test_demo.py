@@ -6,7 +6,7 @@ from apps.billing import demo as billing_demo
 from apps.memberships import demo
 from apps.memberships.models import Membership
 from apps.transactions.models import Transaction
-from tests.class_bookings.factories import make_contact
+from tests.factories import make_contact
 
 
 def test_seed_sells_memberships_in_every_state_with_their_charges(organization, api):

@@ -1,7 +1,7 @@
 """`usesRemaining` end to end: a plan created through the API with `maxUses`, a membership sold through the API,
 seats and walk-ins drawn from it through the API until none is left."""
 
-from tests.class_bookings.factories import make_class
+from tests.factories import make_class
 
 
 def test_class_seats_and_walk_ins_consume_the_uses_of_a_sold_membership(api, organization, club, contact):

@@ -4,6 +4,7 @@ type with a 400 naming the field, and changes nothing."""
 import pytest
 
 from apps.organizations.models import Organization
+from tests.typed_input import STRING, assert_rejected
 
 URL = "/v1/platform/organization"
 
@@ -20,8 +21,5 @@ URL = "/v1/platform/organization"
 def test_settings_patch_refuses_non_strings(client_for, organization, body, field):
     before = Organization.objects.values().get(pk=organization.pk)
     response = client_for("organization:write").patch(URL, body, format="json")
-    assert response.status_code == 400, response.content
-    data = response.json()
-    assert data["code"] == "VALIDATION_ERROR"
-    assert data["details"]["fields"][field] == ["Must be a string."], data
+    assert_rejected(response, field, STRING)
     assert Organization.objects.values().get(pk=organization.pk) == before

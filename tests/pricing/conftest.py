@@ -4,8 +4,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from apps.billing.models import Plan
-from apps.memberships.models import Membership
 from apps.pricing.models import PricingRule
+from tests.factories import MembershipFactory
 
 MADRID = ZoneInfo("Europe/Madrid")
 RULES = "/v1/platform/pricing-rules"
@@ -37,8 +37,7 @@ def plan(organization):
 def make_membership(organization, plan):
     def make(contact, plan_=None, **fields):
         fields.setdefault("start_date", dt.date(2030, 1, 1))
-        fields.setdefault("status", "active")
-        return Membership.objects.create(organization=organization, contact=contact, plan=plan_ or plan, **fields)
+        return MembershipFactory(organization=organization, contact=contact, plan=plan_ or plan, **fields)
 
     return make
 

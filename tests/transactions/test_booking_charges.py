@@ -13,7 +13,7 @@ from apps.domain_events.models import DomainEvent
 from apps.invoices.services import issue_invoice
 from apps.transactions.models import Transaction
 from tests.bookings.factories import area_for
-from tests.class_bookings.factories import make_class, make_membership
+from tests.factories import make_class, make_membership
 
 BOOKINGS = "/v1/platform/bookings"
 CHANNEL = "/v1/platform/channel-bookings"

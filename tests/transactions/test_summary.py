@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.api import ratelimit
 from apps.billing.models import RevenueAccount
 from apps.transactions.models import Transaction
-from tests.class_bookings.factories import make_club
+from tests.factories import make_club
 
 URL = "/v1/platform/transactions/summary"
 MADRID = ZoneInfo("Europe/Madrid")

@@ -16,7 +16,7 @@ from apps.memberships import services as membership_services
 from apps.transactions.models import Transaction
 from apps.webhooks.catalogue import EVENT_TYPES
 from apps.webhooks.models import WebhookDelivery
-from tests.class_bookings.factories import make_class, make_contact, make_membership
+from tests.factories import make_class, make_contact, make_membership
 from tests.webhooks.factories import make_subscription
 
 P = "/v1/platform"

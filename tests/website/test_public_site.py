@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from apps.billing.models import Plan
 from apps.website.models import Website
-from tests.class_bookings.factories import make_class
+from tests.factories import make_class
 
 BASE = "/v1/platform/website"
 PAGES = f"{BASE}/pages"

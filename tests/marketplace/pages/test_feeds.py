@@ -9,12 +9,12 @@ import icalendar
 import pytest
 from django.conf import settings
 
-from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 from apps.instructors.models import Instructor
 from apps.marketplace.pages import views
 from apps.organizations.models import Organization
+from tests.factories import make_class
 
 from .conftest import MADRID
 
@@ -27,17 +27,6 @@ HOST = urlsplit(settings.BASE_URL).hostname
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
     monkeypatch.setattr(views, "timezone", SimpleNamespace(now=lambda: NOW))
-
-
-def make_class(club, local: dt.datetime, name="Yoga", minutes=60, **fields):
-    return ClassOccurrence.objects.create(
-        organization=club.organization,
-        club=club,
-        name=name,
-        start_time=local,
-        end_time=local + dt.timedelta(minutes=minutes),
-        **fields,
-    )
 
 
 def parse(response) -> icalendar.Calendar:
@@ -55,8 +44,12 @@ def feed(client, club):
 
 
 def test_club_feed_lists_classes_at_local_times_across_a_dst_change(client, listed_club):
-    before = make_class(listed_club, dt.datetime(2031, 3, 27, 19, 0, tzinfo=MADRID))  # CET, 18:00 UTC
-    after = make_class(listed_club, dt.datetime(2031, 4, 3, 19, 0, tzinfo=MADRID))  # CEST, 17:00 UTC
+    before = make_class(
+        listed_club.organization, listed_club, start=dt.datetime(2031, 3, 27, 19, 0, tzinfo=MADRID), name="Yoga"
+    )  # CET, 18:00 UTC
+    after = make_class(
+        listed_club.organization, listed_club, start=dt.datetime(2031, 4, 3, 19, 0, tzinfo=MADRID), name="Yoga"
+    )  # CEST, 17:00 UTC
     response = feed(client, listed_club)
     text = response.content.decode()
     assert "DTSTART;TZID=Europe/Madrid:20310327T190000" in text
@@ -88,21 +81,43 @@ def test_club_feed_in_another_zone(client, organization):
         marketplace_listed=True,
     )
     new_york = ZoneInfo("America/New_York")
-    make_class(club, dt.datetime(2031, 4, 1, 7, 30, tzinfo=new_york), name="Early padel")
+    make_class(club.organization, club, start=dt.datetime(2031, 4, 1, 7, 30, tzinfo=new_york), name="Early padel")
     text = feed(client, club).content.decode()
     assert "DTSTART;TZID=America/New_York:20310401T073000" in text and "TZID:America/New_York" in text
 
 
 def test_club_feed_window_visibility_cancellation_and_stable_uids(client, organization, listed_club):
-    shown = make_class(listed_club, dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Pilates")
-    cancelled = make_class(listed_club, dt.datetime(2031, 3, 26, 10, 0, tzinfo=MADRID), name="Spin", status="cancelled")
-    running = make_class(listed_club, NOW - dt.timedelta(minutes=30), name="Running now")
-    make_class(listed_club, NOW - dt.timedelta(hours=3), name="Over")
-    make_class(listed_club, NOW + dt.timedelta(days=61), name="Too far")
-    make_class(listed_club, dt.datetime(2031, 3, 25, 12, 0, tzinfo=MADRID), name="Members", visibility="Member_only")
-    make_class(listed_club, dt.datetime(2031, 3, 25, 13, 0, tzinfo=MADRID), name="Secret", visibility="Private")
+    shown = make_class(
+        listed_club.organization, listed_club, start=dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Pilates"
+    )
+    cancelled = make_class(
+        listed_club.organization,
+        listed_club,
+        start=dt.datetime(2031, 3, 26, 10, 0, tzinfo=MADRID),
+        name="Spin",
+        status="cancelled",
+    )
+    running = make_class(
+        listed_club.organization, listed_club, start=NOW - dt.timedelta(minutes=30), name="Running now"
+    )
+    make_class(listed_club.organization, listed_club, start=NOW - dt.timedelta(hours=3), name="Over")
+    make_class(listed_club.organization, listed_club, start=NOW + dt.timedelta(days=61), name="Too far")
+    make_class(
+        listed_club.organization,
+        listed_club,
+        start=dt.datetime(2031, 3, 25, 12, 0, tzinfo=MADRID),
+        name="Members",
+        visibility="Member_only",
+    )
+    make_class(
+        listed_club.organization,
+        listed_club,
+        start=dt.datetime(2031, 3, 25, 13, 0, tzinfo=MADRID),
+        name="Secret",
+        visibility="Private",
+    )
     other = Club.objects.create(organization=organization, name="Other", slug="other", marketplace_listed=True)
-    make_class(other, dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Elsewhere")
+    make_class(other.organization, other, start=dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Elsewhere")
 
     first = events(parse(feed(client, listed_club)))
     assert sorted(str(e["SUMMARY"]) for e in first) == ["Pilates", "Running now", "Spin"]
@@ -146,14 +161,18 @@ def feed_path(url: str) -> str:
 
 def test_instructor_feed_url_is_signed_stable_and_needs_no_credential(client, client_for, club, instructor):
     taught = make_class(
-        club, dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Private lesson", visibility="Private"
+        club.organization,
+        club,
+        start=dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID),
+        name="Private lesson",
+        visibility="Private",
     )
     taught.instructors.add(instructor)
-    old = make_class(club, NOW - dt.timedelta(days=29), name="Last month")
+    old = make_class(club.organization, club, start=NOW - dt.timedelta(days=29), name="Last month")
     old.instructors.add(instructor)
-    make_class(club, NOW - dt.timedelta(days=31), name="Too old").instructors.add(instructor)
-    make_class(club, NOW + dt.timedelta(days=181), name="Too far").instructors.add(instructor)
-    make_class(club, dt.datetime(2031, 3, 25, 12, 0, tzinfo=MADRID), name="Someone else's")
+    make_class(club.organization, club, start=NOW - dt.timedelta(days=31), name="Too old").instructors.add(instructor)
+    make_class(club.organization, club, start=NOW + dt.timedelta(days=181), name="Too far").instructors.add(instructor)
+    make_class(club.organization, club, start=dt.datetime(2031, 3, 25, 12, 0, tzinfo=MADRID), name="Someone else's")
 
     reader = client_for("instructors:read classes:read")
     response = reader.get(f"/v1/platform/instructors/{instructor.id}/calendar-feed")
@@ -223,11 +242,11 @@ def test_the_club_feed_is_reused_until_a_class_changes(
 ):
     settings.MARKETPLACE_PAGE_CACHE_SECONDS = 30
     local = dt.datetime(2031, 3, 24, 18, 0, tzinfo=MADRID)
-    make_class(listed_club, local, name="Yoga")
+    make_class(listed_club.organization, listed_club, start=local, name="Yoga")
     first = feed(client, listed_club)
     with django_assert_max_num_queries(1):  # whether the club is still listed
         assert feed(client, listed_club).content == first.content
-    make_class(listed_club, local + dt.timedelta(days=1), name="Pilates")
+    make_class(listed_club.organization, listed_club, start=local + dt.timedelta(days=1), name="Pilates")
     assert [str(e["SUMMARY"]) for e in events(parse(feed(client, listed_club)))] == ["Yoga", "Pilates"]
 
 
