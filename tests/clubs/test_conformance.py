@@ -12,7 +12,7 @@ from apps.clubs.models import AreaType
 from apps.occupancy import availability
 from apps.occupancy import services as blocks
 from apps.occupancy.models import AreaBlock
-from tests.clubs.cases import make_area
+from tests.factories import make_area
 
 pytestmark = pytest.mark.django_db
 
