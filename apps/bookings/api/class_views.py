@@ -72,6 +72,7 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     filterset_class = RosterFilterSet
     required_scopes = {"list": "bookings:read", "create": "bookings:write"}
     rate_buckets = {"create": BOOK_INTO_CLASS}
+    write_serializer = ClassBookingCreateSerializer
 
     def base_queryset(self):
         return Booking.objects.filter(type=BookingType.CLASS)
@@ -85,13 +86,12 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         description="One person per call. With `membershipId` the seat is drawn from the membership (`entranceMethod: "
         "membership`, payment `no_charge`); otherwise `direct_payment`, payment `unpaid` (or `no_charge` when the "
         "class is free). 409: CLASS_FULL, CLASS_CANCELLED, ALREADY_BOOKED, MEMBERSHIP_NOT_VALID.",
-        request=ClassBookingCreateSerializer,
         responses={201: CLASS_BOOKING.serializer, 409: CONFLICT},
         tags=["class bookings"],
     )
     def create(self, request, id):
         occurrence = self.get_occurrence()
-        data = self.validated(ClassBookingCreateSerializer)
+        data = self.validated(self.write_serializer)
         booking = class_services.book_into_class(
             organization=self.organization,
             occurrence=occurrence,
@@ -128,6 +128,7 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         "promote": "bookings:write",
     }
     rate_buckets = {"promote": BOOK_INTO_CLASS}
+    write_serializer = WaitlistJoinSerializer
 
     def base_queryset(self):
         return WaitlistEntry.objects.all()
@@ -147,13 +148,12 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         operation_id="class_waitlist_create",
         summary="Join the class waitlist",
         description="409: WAITLIST_NOT_ALLOWED, CLASS_NOT_FULL, CLASS_CANCELLED, ALREADY_BOOKED, ALREADY_ON_WAITLIST.",
-        request=WaitlistJoinSerializer,
         responses={201: WAITLIST_ENTRY.serializer, 409: CONFLICT},
         tags=["class bookings"],
     )
     def create(self, request, id):
         occurrence = self.get_occurrence()
-        validated_data = self.validated(WaitlistJoinSerializer)
+        validated_data = self.validated(self.write_serializer)
         entry = class_services.join_waitlist(
             organization=self.organization,
             occurrence=occurrence,
@@ -215,18 +215,18 @@ class CheckInViewSet(ResourceViewSet):
     resource = CHECK_IN
     filterset_class = CheckInFilterSet
     required_scopes = {"list": "checkins:read", "retrieve": "checkins:read", "create": "checkins:write"}
+    write_serializer = CheckInCreateSerializer
 
     @extend_schema(
         operation_id="checkins_create",
         summary="Check in a booking or a walk-in on a membership",
         description="Exactly one of `bookingId` or `membershipId` (with `classId`, or `clubId` without a class). "
         "409: ALREADY_CHECKED_IN, INVALID_STATE_TRANSITION, MEMBERSHIP_NOT_VALID, CLASS_FULL.",
-        request=CheckInCreateSerializer,
         responses={201: CHECK_IN.serializer, 409: CONFLICT},
         tags=["checkins"],
     )
     def create(self, request):
-        data = self.validated(CheckInCreateSerializer)
+        data = self.validated(self.write_serializer)
         if data.get("booking") is not None:
             checkin = checkin_services.check_in_booking(
                 organization=self.organization, booking=data["booking"], checked_in_at=data.get("checked_in_at")

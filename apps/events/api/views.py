@@ -161,6 +161,7 @@ class EventBookingViewSet(ListResourceMixin, PlatformViewSet):
     filterset_class = EventBookingFilterSet
     required_scopes = {"list": "bookings:read", "create": "bookings:write"}
     rate_buckets = {"create": BOOKING_WRITES}
+    write_serializer = EventBookingCreateSerializer
 
     def get_event(self) -> Event:
         event_id = int(self.kwargs["id"])
@@ -189,13 +190,12 @@ class EventBookingViewSet(ListResourceMixin, PlatformViewSet):
         "ticket's `quantity` is reached), ALREADY_BOOKED (`details.bookingId`), INVALID_STATE_TRANSITION (the event "
         "is not published), CONFLICT (outside the ticket's sales window). Cancel it through "
         "`POST /bookings/{id}/cancel`, which frees the ticket.",
-        request=EventBookingCreateSerializer,
         responses={201: BOOKING.serializer, 409: OpenApiResponse(ERROR, "Business rule conflict (`code`).")},
         tags=["events"],
     )
     def create(self, request, id):
         event = self.get_event()
-        data = self.validated(EventBookingCreateSerializer)
+        data = self.validated(self.write_serializer)
         booking = services.book_event(
             organization=self.organization,
             event=event,

@@ -241,6 +241,8 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
     queryset = Page.objects.all()
     organization_field = "website__organization"
     required_scopes = {"list": READ, "create": WRITE, "partial_update": WRITE, "destroy": WRITE}
+    write_serializer = SectionCreateSerializer
+    update_serializer = SectionUpdateSerializer
 
     def get_page(self) -> Page:
         page_id = int(self.kwargs["pageId"])
@@ -270,22 +272,20 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         "Appends unless `position` (0-based) is given. An unknown `type`, a type not allowed on pages, or a "
         "`config` that fails the type's schema gets 400 naming the field; a taken `htmlId` gets 409 "
         "`DUPLICATE_VALUE`.",
-        request=SectionCreateSerializer,
         responses={201: SECTION, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
     )
     def create(self, request, pageId):
-        section = services.add_section(self.get_page(), self.validated(SectionCreateSerializer))
+        section = services.add_section(self.get_page(), self.validated(self.write_serializer))
         return self.created(section, location=f"{request.path.rstrip('/')}/{section['htmlId']}")
 
     @_schema(
         "website_page_sections_update",
         "Update a section",
         "`config`, `translations`, `htmlId` and `position`; the objects are replaced whole.",
-        request=SectionUpdateSerializer,
         responses={200: SECTION, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
     )
     def partial_update(self, request, pageId, htmlId):
-        data = self.validated(SectionUpdateSerializer, partial=True)
+        data = self.validated(self.update_serializer, partial=True)
         return Response(services.update_section(self.get_page(), htmlId, data))
 
     @_schema("website_page_sections_delete", "Delete a section", responses={204: DELETED})
