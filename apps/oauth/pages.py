@@ -57,7 +57,7 @@ def _security_headers(response, redirect_uri: str | None = None):
         "default-src 'none'; style-src 'self'; img-src 'self'; "
         f"form-action {' '.join(targets)}; frame-ancestors 'none'; base-uri 'none'"
     )
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"  # no-referrer would make browsers send `Origin: null`, failing CSRF
     response["X-Frame-Options"] = "DENY"
     response["X-Content-Type-Options"] = "nosniff"
     response["Cache-Control"] = "no-store"
