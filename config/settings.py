@@ -311,6 +311,7 @@ SPECTACULAR_SETTINGS = {
         "ContactStatusEnum": "apps.contacts.choices.ContactStatus",
         "ContentItemStatusEnum": "apps.content.choices.ContentItemStatus",
         "ContentItemTypeEnum": "apps.content.choices.ContentItemType",
+        "CredentialTypeEnum": "apps.organizations.choices.CredentialType",
         "CustomPeriodUnitEnum": "apps.billing.choices.CustomPeriodUnit",
         "DayOfWeekEnum": "apps.clubs.choices.DayOfWeek",
         "DocumentRequirementEnum": "apps.policies.choices.DocumentRequirement",

@@ -22,3 +22,10 @@ class StaffRole(models.TextChoices):
     ADMIN = "admin", "Admin"
     MANAGER = "manager", "Manager"
     STAFF = "staff", "Staff"
+
+
+class CredentialType(models.TextChoices):
+    """The kinds of bearer credential (`credential.type` of `GET /me`)."""
+
+    API_KEY = "api_key", "API key"
+    OAUTH = "oauth", "OAuth access token"

@@ -1,11 +1,12 @@
 """Shapes of the caller's identity (`/me`) and organization settings: single objects, presented from the model."""
 
 import datetime as dt
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, NotRequired, TypedDict
 
 from apps.api.resources import Describe, FieldOptions, shape_serializer
 
 from . import services
+from .choices import CredentialType
 
 CardName = Annotated[str, FieldOptions(max_length=services.BOOKING_CARD_NAME_MAX)]
 
@@ -56,7 +57,7 @@ class MeResource(TypedDict):
 
 
 class MeCredential(TypedDict):
-    type: Annotated[Literal["api_key", "oauth"], Describe("An API key, or an OAuth access token")]
+    type: Annotated[CredentialType, Describe("An API key, or an OAuth access token")]
     name: Annotated[str, Describe("The API key's name, or the name of the OAuth client the token was granted to")]
 
 

@@ -85,7 +85,8 @@ def test_me_body_and_resources_identical_for_every_key(client_for, organization)
     assert full["organization"] == {"id": organization.id, "currency": "EUR"}
     assert full["resources"] == narrow["resources"] == empty.json()["resources"] == RESOURCE_CATALOG
     assert {"resource": "website", "actions": ["read", "write", "publish"]} in full["resources"]
-    assert set(full) == {"organization", "scopes", "effectiveScopes", "fullAccess", "resources"}
+    assert set(full) == {"credential", "organization", "scopes", "effectiveScopes", "fullAccess", "resources"}
+    assert full["credential"] == {"type": "api_key", "name": "test key"}
     assert empty.json()["effectiveScopes"] == []
 
 
