@@ -200,7 +200,7 @@ def two_servers(transactional_db, settings):
             cmd += ["--log-level", "warning"]
             procs.append(subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
             ports.append(port)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # generous: a loaded CI machine starts gunicorn slowly
         for port, proc in zip(ports, procs, strict=True):
             _wait_until_up(port, proc, deadline)
         yield ports
