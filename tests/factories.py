@@ -16,6 +16,7 @@ from apps.billing.models import Plan
 from apps.classes.models import ClassOccurrence, ClassType
 from apps.clubs.models import Area, Club
 from apps.contacts.models import Contact
+from apps.instructors.models import Instructor
 from apps.memberships.models import Membership
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -106,6 +107,13 @@ class ClassFactory(factory.django.DjangoModelFactory):
     sport = "yoga"
 
 
+class InstructorFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Instructor
+
+    contact = factory.SubFactory(ContactFactory, organization=SAME_ORGANIZATION)
+
+
 def make_club(organization, **fields) -> Club:
     return ClubFactory(organization=organization, **fields)
 
@@ -141,3 +149,9 @@ def make_class(organization, club=None, *, start=None, **fields) -> ClassOccurre
     if start is not None:
         fields["start_time"] = start
     return ClassFactory(organization=organization, **fields)
+
+
+def make_instructor(organization, first_name, last_name=None, *, email=None, **fields) -> Instructor:
+    """An instructor whose contact is `first_name last_name` (no e-mail unless given)."""
+    contact = make_contact(organization, first_name, last_name=last_name, email=email)
+    return InstructorFactory(organization=organization, contact=contact, **fields)

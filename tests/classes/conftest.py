@@ -6,15 +6,14 @@ import pytest
 
 from apps.bookings.models import Booking, WaitlistEntry
 from apps.classes.models import ClassType
-from apps.contacts.models import Contact
-from apps.instructors.models import Instructor, InstructorType
+from apps.instructors.models import InstructorType
+from tests import factories
 from tests.factories import make_class
 
 
 def make_instructor(organization, first_name="Iris", email="iris@example.com"):
-    contact = Contact.objects.create(organization=organization, first_name=first_name, last_name="Coach", email=email)
-    itype, _ = InstructorType.objects.get_or_create(organization=organization, name="Coach")
-    return Instructor.objects.create(organization=organization, contact=contact, type=itype, sports=["yoga"])
+    coach, _ = InstructorType.objects.get_or_create(organization=organization, name="Coach")
+    return factories.make_instructor(organization, first_name, "Coach", email=email, type=coach, sports=["yoga"])
 
 
 def make_occurrence(organization, club=None, **fields):

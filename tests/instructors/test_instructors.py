@@ -9,6 +9,7 @@ from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.instructors.models import Instructor, InstructorType, PayRatePolicy
 from apps.organizations.models import StaffMembership
+from tests.factories import make_instructor
 
 URL = "/v1/platform/instructors"
 
@@ -41,11 +42,6 @@ def instructor(organization, contact, coach_type, club):
             {"dayOfWeek": "friday", "startTime": "17:00", "endTime": "21:00", "clubId": None},
         ],
     )
-
-
-def make_instructor(organization, first_name, last_name=None, **fields):
-    contact = Contact.objects.create(organization=organization, first_name=first_name, last_name=last_name)
-    return Instructor.objects.create(organization=organization, contact=contact, **fields)
 
 
 def test_list_includes_weekly_availability(api, instructor, contact, coach_type, club):
