@@ -195,11 +195,11 @@ def crud_schema_view(
     **overrides,
 ):
     """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create`, `_update`, for the
-    actions the viewset has. A list is summarised "List <verbose_name_plural>" and an item "Get a <verbose_name>" of
-    the viewset's model unless `summaries` says more. Request bodies are the viewset's `write_serializer` and
-    `update_serializer` (read by `PlatformAutoSchema.get_request_serializer`); response bodies are its `resource`
-    unless `schema` is given. `parameters`, `summaries` and `descriptions` are keyed by action; `overrides` are
-    further actions' `extend_schema(...)`."""
+    actions the viewset has, summarised "List <verbose_name_plural>", "Get a <verbose_name>", "Create a ..." and
+    "Update a ..." (the viewset's model) unless `summaries` says more. Request bodies are the viewset's
+    `write_serializer` and `update_serializer` (read by `PlatformAutoSchema.get_request_serializer`); response
+    bodies are its `resource` unless `schema` is given. `parameters`, `summaries` and `descriptions` are keyed by
+    action; `overrides` are further actions' `extend_schema(...)`."""
 
     def decorate(viewset):
         body = schema if schema is not None else viewset.resource.serializer
@@ -220,6 +220,8 @@ def crud_schema_view(
         derived = {
             "list": f"List {model_meta.verbose_name_plural}",
             "retrieve": f"Get {_indefinite(str(model_meta.verbose_name))}",
+            "create": f"Create {_indefinite(str(model_meta.verbose_name))}",
+            "partial_update": f"Update {_indefinite(str(model_meta.verbose_name))}",
         }
         for action, arguments in standard.items():
             if action in derived:

@@ -25,10 +25,6 @@ REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:r
 
 @crud_schema_view(
     "revenue_accounts",
-    summaries={
-        "create": "Create a revenue account",
-        "partial_update": "Update a revenue account",
-    },
     descriptions={
         "list": "Reading needs any of `plans:read`, `products:read`, `transactions:read`.",
         "create": "`isDefault: true` makes this the default sales account and clears the flag elsewhere.",
@@ -62,10 +58,6 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 
 @crud_schema_view(
     "plan_categories",
-    summaries={
-        "create": "Create a plan category",
-        "partial_update": "Update a plan category",
-    },
     parameters={"list": [LOCALE], "retrieve": [LOCALE]},
     destroy=extend_schema(
         operation_id="plan_categories_delete",
@@ -98,10 +90,6 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
 
 @crud_schema_view(
     "plans",
-    summaries={
-        "create": "Create a plan",
-        "partial_update": "Update a plan",
-    },
     descriptions={
         "create": "`name` and `price` are required. `revenueAccountId` omitted or null: sales post to the "
         "organization's default account resolved at sale time.",

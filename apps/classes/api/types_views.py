@@ -19,10 +19,6 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "class_types",
-    summaries={
-        "create": "Create a class type",
-        "partial_update": "Update a class type",
-    },
     descriptions={
         "partial_update": "Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type."
     },

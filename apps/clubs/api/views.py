@@ -51,10 +51,6 @@ class ClubViewSet(ResourceViewSet):
 @crud_schema_view(
     "area_types",
     tags=["areas"],
-    summaries={
-        "create": "Create an area type",
-        "partial_update": "Update an area type",
-    },
 )
 class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     queryset = AreaType.objects.all()
@@ -78,7 +74,6 @@ class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
     "areas",
     tags=["areas"],
     summaries={
-        "create": "Create an area",
         "partial_update": "Update an area (deactivate with isActive: false)",
     },
 )

@@ -21,10 +21,6 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
     "contacts",
     tags=["contacts"],
     parameters={"retrieve": [ID_PARAM], "partial_update": [ID_PARAM]},
-    summaries={
-        "create": "Create a contact",
-        "partial_update": "Update a contact",
-    },
     archive=extend_schema(
         operation_id="contacts_archive",
         summary="Archive a contact (cancels active memberships and future bookings)",

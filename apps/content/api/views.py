@@ -26,10 +26,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 
 @crud_schema_view(
     "content_items",
-    summaries={
-        "create": "Create a content item",
-        "partial_update": "Update a content item",
-    },
     descriptions={
         "list": "With content:read alone, published items only (a `status` other than `published` is a 400); a "
         "credential that also holds content:write sees every status and may filter on it.",

@@ -47,7 +47,6 @@ EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "
     "events",
     summaries={
         "list": "List events (with tickets and sold counts)",
-        "create": "Create an event",
         "partial_update": "Update an event or replace its tickets",
     },
     descriptions={

@@ -34,8 +34,6 @@ FEED_DESCRIPTION = (
     "instructors",
     summaries={
         "list": "List instructors (with weekly availability)",
-        "create": "Create an instructor",
-        "partial_update": "Update an instructor",
     },
     descriptions={
         "create": "From `contactId` or a new `contact`. Grants no admin-portal login and sends no staff invitation.",
@@ -102,10 +100,6 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
 
 @crud_schema_view(
     "instructor_types",
-    summaries={
-        "create": "Create an instructor type",
-        "partial_update": "Update an instructor type",
-    },
 )
 @extend_schema(tags=["instructors"])
 class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):

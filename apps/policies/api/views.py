@@ -25,10 +25,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
 
 @crud_schema_view(
     "booking_policies",
-    summaries={
-        "create": "Create a booking policy",
-        "partial_update": "Update a booking policy",
-    },
     destroy=extend_schema(
         operation_id="booking_policies_delete",
         summary="Delete a booking policy",
@@ -74,10 +70,6 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyReso
 
 @crud_schema_view(
     "document_rules",
-    summaries={
-        "create": "Create a document rule",
-        "partial_update": "Update a document rule",
-    },
     destroy=extend_schema(operation_id="document_rules_delete", summary="Delete a document rule", responses=DELETED),
 )
 @extend_schema(tags=["document-rules"])

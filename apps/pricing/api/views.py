@@ -34,10 +34,6 @@ QUOTE_PARAMETERS = [
 @crud_schema_view(
     "pricing_rules",
     tags=["pricing-rules"],
-    summaries={
-        "create": "Create a pricing rule",
-        "partial_update": "Update a pricing rule",
-    },
     descriptions={"partial_update": "Partial update. Turn a rule off with `isActive: false`."},
     destroy=extend_schema(
         operation_id="pricing_rules_delete",

@@ -23,7 +23,6 @@ LOCALE_PARAM = OpenApiParameter(
     "products",
     summaries={
         "list": "List products (with their remaining stock)",
-        "create": "Create a product",
         "partial_update": "Update a product or adjust its stock",
     },
     descriptions={
@@ -61,10 +60,6 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 
 @crud_schema_view(
     "product_categories",
-    summaries={
-        "create": "Create a product category",
-        "partial_update": "Update a product category",
-    },
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
 @extend_schema(tags=["products"])
