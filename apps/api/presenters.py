@@ -3,8 +3,9 @@
 from decimal import Decimal
 
 
-def money(value):
-    """A stored Decimal as a bare number (float), None stays None."""
+def number(value):
+    """A stored Decimal (an amount, a rate) as a JSON number (float), None stays None. Money as text is
+    `apps.kernel.money.format_money`."""
     return None if value is None else float(value)
 
 

@@ -4,7 +4,7 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.classes.choices import Visibility
 
@@ -173,8 +173,8 @@ class PlanResource(Resource):
             "planCategoryId": category_id,
             "planCategory": category,
             "revenueAccountId": row["revenue_account_id"],
-            "price": money(row["price"]),
-            "signupFee": money(row["signup_fee"]),
+            "price": number(row["price"]),
+            "signupFee": number(row["signup_fee"]),
             "billingFrequency": row["billing_frequency"],
             "customPeriod": row["custom_period"],
             "customPeriodUnit": row["custom_period_unit"],

@@ -8,7 +8,6 @@ Lock order, everywhere: class occurrence(s) (by id), then waitlist entries, then
 already locked a booking (cancel, PATCH) may then lock occurrences; nothing here locks a booking after a class.
 """
 
-from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -147,8 +146,7 @@ def _seat_payment(organization, occurrence, *, membership, price_before_tax):
         return EntranceMethod.MEMBERSHIP, PaymentStatus.NO_CHARGE, 0, price_before_tax
     if occurrence.is_free:
         return EntranceMethod.DIRECT_PAYMENT, PaymentStatus.NO_CHARGE, 0, price_before_tax
-    amount = organization.tax_inclusive(price_before_tax) if price_before_tax is not None else None
-    payment_amount = None if amount is None else Decimal(str(amount))
+    payment_amount = organization.tax_inclusive(price_before_tax)
     return EntranceMethod.DIRECT_PAYMENT, PaymentStatus.UNPAID, payment_amount, price_before_tax
 
 

@@ -9,7 +9,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, Email, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
@@ -41,11 +41,11 @@ def present_payment(row) -> Payment:
     paid, refunded = row["paid_amount"], row["refunded_amount"]
     return {
         "status": row["payment_status"],
-        "amount": money(row["payment_amount"]),
-        "paidAmount": money(paid) if paid is not None else 0.0,
-        "refundedAmount": money(refunded) if refunded is not None else 0.0,
+        "amount": number(row["payment_amount"]),
+        "paidAmount": number(paid) if paid is not None else 0.0,
+        "refundedAmount": number(refunded) if refunded is not None else 0.0,
         "reference": row["payment_reference"],
-        "fee": money(row["payment_fee"]),
+        "fee": number(row["payment_fee"]),
     }
 
 
@@ -190,8 +190,8 @@ class BookingResource(Resource):
             "sport": row["sport"],
             "players": players,
             "playerCount": player_count,
-            "priceBeforeTax": money(row["price_before_tax"]),
-            "price": ctx.organization.tax_inclusive(row["price_before_tax"]),
+            "priceBeforeTax": number(row["price_before_tax"]),
+            "price": number(ctx.organization.tax_inclusive(row["price_before_tax"])),
             "payment": present_payment(row),
             "membershipId": row["membership_id"],
             "entranceMethod": row["entrance_method"],

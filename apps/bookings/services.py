@@ -65,15 +65,10 @@ def _describe(booking) -> str:
 # --- prices and payment -------------------------------------------------------------------------------------
 
 
-def _tax_inclusive(organization, amount) -> Decimal | None:
-    value = organization.tax_inclusive(amount)
-    return None if value is None else Decimal(str(value))
-
-
 def _set_price(booking, organization, price_before_tax):
     """Store the price and the derived payment amount and status (area bookings)."""
     booking.price_before_tax = price_before_tax
-    booking.payment_amount = _tax_inclusive(organization, price_before_tax)
+    booking.payment_amount = organization.tax_inclusive(price_before_tax)
     amount = booking.payment_amount or Decimal("0")
     if amount <= 0:
         booking.payment_status = PaymentStatus.NO_CHARGE

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from apps.api.expressions import related_ids
 from apps.api.fastread import fetch_values
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
 from apps.instructors.models import Instructor
@@ -241,8 +241,10 @@ class ClassResource(Resource):
             "visibility": row["visibility"],
             "sport": row["sport"],
             "color": row["color"],
-            "price": ctx.once(("price", price_before_tax), lambda: organization.tax_inclusive(price_before_tax)),
-            "priceBeforeTax": money(price_before_tax),
+            "price": ctx.once(
+                ("price", price_before_tax), lambda: number(organization.tax_inclusive(price_before_tax))
+            ),
+            "priceBeforeTax": number(price_before_tax),
             "isFree": row["is_free"],
             "maxCapacity": capacity,
             "maxPartySize": max_party,

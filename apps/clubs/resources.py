@@ -11,7 +11,7 @@ from typing import Annotated, NotRequired, TypedDict
 
 from django.db.models import Avg, Count, IntegerField, OuterRef, Subquery
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 
 from . import models
@@ -239,7 +239,7 @@ class AreaResource(Resource):
             "areaTypeId": area_type_id,
             "areaType": {"id": area_type_id, "name": row["area_type__name"]} if area_type_id is not None else None,
             "sports": list(row["sports"] or []),
-            "hourlyRate": money(row["hourly_rate"]),
+            "hourlyRate": number(row["hourly_rate"]),
             "isIndoor": row["is_indoor"],
             "isActive": row["is_active"],
             "images": list(row["images"] or []),

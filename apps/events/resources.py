@@ -8,7 +8,7 @@ from typing import Annotated, TypedDict
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.bookings.choices import ACTIVE_BOOKING_STATUSES
 from apps.bookings.models import Booking
@@ -80,8 +80,8 @@ def present_ticket(row: dict, ctx: PresentContext) -> EventTicket:
     return {
         "id": row["id"],
         "name": row["name"],
-        "priceBeforeTax": money(row["price_before_tax"]),
-        "price": ctx.organization.tax_inclusive(row["price_before_tax"]),
+        "priceBeforeTax": number(row["price_before_tax"]),
+        "price": number(ctx.organization.tax_inclusive(row["price_before_tax"])),
         "quantity": row["quantity"],
         "soldCount": row["sold_count"],
         "salesStart": row["sales_start"],

@@ -396,7 +396,7 @@ def _ticket_payment(organization, ticket: EventTicket) -> tuple[str, Decimal | N
     """(payment_status, payment_amount) of a new ticket: `no_charge` when the ticket is free."""
     if ticket.price_before_tax <= 0:
         return PaymentStatus.NO_CHARGE, Decimal("0")
-    return PaymentStatus.UNPAID, Decimal(str(organization.tax_inclusive(ticket.price_before_tax)))
+    return PaymentStatus.UNPAID, organization.tax_inclusive(ticket.price_before_tax)
 
 
 def book_event(*, organization, event, contact, ticket_id, notes=None, source="api") -> Booking:

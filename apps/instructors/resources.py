@@ -4,7 +4,7 @@ types and pay-rate policies."""
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
 from apps.contacts.models import display_name
@@ -98,7 +98,7 @@ class InstructorSummaryResource(Resource):
             "typeId": row["type_id"],
             "type": {"id": row["type_id"], "name": row["type__name"]} if row["type_id"] is not None else None,
             "experience": row["experience"],
-            "hourlyRate": money(row["hourly_rate"]),
+            "hourlyRate": number(row["hourly_rate"]),
             "bio": row["bio"],
             "certifications": list(row["certifications"] or []),
             "isActive": row["is_active"],
@@ -156,7 +156,7 @@ class PayRatePolicyResource(Resource):
             "id": row["id"],
             "name": row["name"],
             "rateType": row["rate_type"],
-            "amount": money(row["amount"]),
+            "amount": number(row["amount"]),
             "isActive": row["is_active"],
             "createdAt": row["created_at"],
             "updatedAt": row["updated_at"],

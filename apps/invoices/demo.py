@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from apps.billing.revenue_accounts import default_account
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money, tax_included
 from apps.transactions.choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from apps.transactions.models import Transaction
 
@@ -28,8 +28,7 @@ SALES = {
 def _sale_line(organization, reference, product, quantity, paid, contact, day) -> Transaction:
     exponent = currency_exponent(organization.currency)
     amount = round_money(product.price * quantity, exponent)
-    rate = Decimal(organization.default_tax_rate or 0)
-    tax = amount - round_money(amount * 100 / (100 + rate), exponent)
+    tax = tax_included(amount, organization.default_tax_rate, exponent)
     occurred_at = timezone.make_aware(dt.datetime.combine(day, dt.time(12)))
     account = product.revenue_account or default_account(organization)
     charge, _ = Transaction.objects.get_or_create(

@@ -9,25 +9,16 @@ The built-in Helvetica covers Windows-1252 (Western European text and the euro s
 printed as `?`, so a name in another script never breaks the PDF.
 """
 
-from decimal import Decimal
-
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import format_money
 
 from .models import Invoice, InvoiceLine
 
 ENCODING = "windows-1252"
 FONT = "Helvetica"
 COLUMNS = (("Description", 95, "LEFT"), ("Qty", 15, "RIGHT"), ("Unit price", 35, "RIGHT"), ("Amount", 35, "RIGHT"))
-
-
-def format_money(value, currency: str) -> str:
-    """`1,234.50 EUR`, `1,235 JPY`, `12.345 KWD`: rounded half-up at the currency's precision."""
-    exponent = currency_exponent(currency)
-    amount = round_money(Decimal(value), exponent)
-    return f"{amount:,.{exponent}f} {currency}"
 
 
 def printable(text) -> str:
@@ -76,7 +67,8 @@ def render_invoice_pdf(invoice: Invoice, lines: list[InvoiceLine]) -> bytes:
     currency = invoice.currency
 
     def amount(value) -> str:
-        return format_money(value, currency)
+        # `1,234.50 EUR`, `1,235 JPY`: the ISO code, not a symbol the built-in font may not have (₹, ₩)
+        return format_money(value, currency, "en", code=True)
 
     organization = invoice.organization
     pdf = _Document(printable(f"{organization.name} - invoice {invoice.number}"))

@@ -11,9 +11,9 @@ from decimal import Decimal
 
 from django.db.models import Count, F, Q, Sum
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.reports import ReportPeriod
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money
 
 from .choices import InvoiceStatus
 from .models import Invoice
@@ -43,7 +43,7 @@ def invoice_summary(organization, period: ReportPeriod) -> dict:
     totals = counted_invoices(organization, period).aggregate(**AGGREGATES)
 
     def rounded(value):
-        return money(round_money(value or Decimal(0), exponent))
+        return number(round_money(value or Decimal(0), exponent))
 
     return {
         "startDate": period.start,

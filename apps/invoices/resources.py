@@ -4,7 +4,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
@@ -77,8 +77,8 @@ class InvoiceResource(Resource):
                     {
                         "description": line["description"],
                         "quantity": line["quantity"],
-                        "unitPrice": money(line["unit_price"]),
-                        "amount": money(line["amount"]),
+                        "unitPrice": number(line["unit_price"]),
+                        "amount": number(line["amount"]),
                         "transactionId": line["transaction_id"],
                     }
                 )
@@ -96,11 +96,11 @@ class InvoiceResource(Resource):
             "clubId": row["club_id"],
             "issueDate": row["issue_date"],
             "dueDate": row["due_date"],
-            "subtotal": money(row["subtotal"]),
-            "tax": money(row["tax"]),
-            "total": money(row["total"]),
-            "amountPaid": money(row["amount_paid"]),
-            "amountDue": money(max(row["total"] - row["amount_paid"], 0)),
+            "subtotal": number(row["subtotal"]),
+            "tax": number(row["tax"]),
+            "total": number(row["total"]),
+            "amountPaid": number(row["amount_paid"]),
+            "amountDue": number(max(row["total"] - row["amount_paid"], 0)),
             "lines": row["lines"],
             "pdfUrl": pdf_url(row["organization_id"], row["id"], row["organization__link_epoch"]),
             "createdAt": row["created_at"],

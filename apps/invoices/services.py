@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money
 from apps.transactions.choices import TransactionPaymentStatus
 from apps.transactions.models import Transaction
 

@@ -16,6 +16,7 @@ from babel.numbers import format_currency, get_currency_precision
 ZERO = Decimal(0)
 HUNDRED = Decimal(100)
 DEFAULT_LOCALE = "en"
+CODE_PATTERN = "#,##0.00 ¤¤"  # the decimals follow the currency (currency_digits)
 
 
 @functools.cache
@@ -65,12 +66,13 @@ def _locale(name: str | None) -> Locale:
         return Locale.parse(DEFAULT_LOCALE)
 
 
-def format_money(amount, currency: str, locale: str | None = DEFAULT_LOCALE) -> str:
-    """`amount` as text in `locale` (`en`: `€24.20`, `¥1,235`, `KWD 1.235`; `es`: `24,20 €`), rounded half-up at
+def format_money(amount, currency: str, locale: str | None = DEFAULT_LOCALE, *, code: bool = False) -> str:
+    """`amount` as text in `locale` (`en`: `€24.20`, `¥1,235`, `KWD1.235`; `es`: `24,20 €`), rounded half-up at
     the currency's precision; an empty string for None. `locale` may be `es`, `es-ES` or `es_ES`; an unknown one
-    is English."""
+    is English. `code=True` writes the ISO code after the number instead of a symbol (`1,234.50 EUR`)."""
     if amount is None:
         return ""
     currency = (currency or "").upper()
     value = round_in(Decimal(str(amount)) if isinstance(amount, float) else amount, currency)
-    return format_currency(value, currency, locale=_locale(locale), currency_digits=True)
+    pattern = CODE_PATTERN if code else None
+    return format_currency(value, currency, pattern, locale=_locale(locale), currency_digits=True)

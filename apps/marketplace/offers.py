@@ -32,7 +32,7 @@ from django.utils import timezone
 from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Area, Club
 from apps.clubs.services import is_club_open_on, opening_intervals
-from apps.kernel import clock
+from apps.kernel import clock, money
 from apps.occupancy.queries import area_blocks, area_bookings, area_classes
 from apps.pricing import quote as pricing
 from apps.pricing.models import PricingRule
@@ -342,7 +342,7 @@ def non_member_price(club: Club, area: dict, slot: Slot, sport: str | None, rule
         sport=sport,
         member_plan_ids=frozenset(),
         tax_rate=Decimal(organization.default_tax_rate),
-        exponent=pricing.currency_exponent(organization.currency),
+        exponent=money.currency_exponent(organization.currency),
     ).price
 
 

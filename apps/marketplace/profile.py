@@ -8,14 +8,13 @@ The queries of the club, its courts, its upcoming classes and their instructors 
 import datetime as dt
 import html
 import re
-from decimal import Decimal
 
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.html import strip_tags
 
 from apps.api.expressions import related_ids
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import PresentContext
 from apps.api.validators import web_links
 from apps.billing.models import Plan
@@ -27,7 +26,6 @@ from apps.contacts.models import display_name
 from apps.instructors.models import Instructor
 from apps.kernel import clock
 from apps.occupancy.queries import class_seat_counts
-from apps.pricing.quote import currency_exponent, round_money
 
 from . import listing
 from .shapes import ClubProfile
@@ -39,16 +37,6 @@ MAX_UPCOMING_CLASSES = 50
 
 class ClubNotFound(Exception):
     """No listed, active club of an active organization has this slug."""
-
-
-def tax_inclusive(amount, organization) -> float | None:
-    """`amount` (before tax) plus the organization's default tax, as the pricing quote adds it: both rounded
-    half-up at the currency's precision."""
-    if amount is None:
-        return None
-    exponent = currency_exponent(organization.currency)
-    before = round_money(Decimal(amount), exponent)
-    return float(before + round_money(before * Decimal(organization.default_tax_rate) / Decimal(100), exponent))
 
 
 def plain_text(document) -> str | None:
@@ -221,7 +209,7 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
                 "sports": list(a["sports"] or []),
                 "areaType": a["area_type__name"],
                 "isIndoor": a["is_indoor"],
-                "hourlyRate": tax_inclusive(a["hourly_rate"], organization),
+                "hourlyRate": number(organization.tax_inclusive(a["hourly_rate"])),
             }
             for a in areas
         ],
@@ -230,8 +218,8 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
                 "id": p["id"],
                 "name": ctx.translate(p["translations"], "name", p["name"]),
                 "description": ctx.translate(p["translations"], "description", p["description"]),
-                "price": money(p["price"]),
-                "signupFee": money(p["signup_fee"]),
+                "price": number(p["price"]),
+                "signupFee": number(p["signup_fee"]),
                 "billingFrequency": p["billing_frequency"],
             }
             for p in passes
@@ -243,7 +231,7 @@ def club_profile(slug: str, locale: str | None = None, now: dt.datetime | None =
                 "profileImage": row["contact__profile_image"],
                 "sports": list(row["sports"] or []),
                 "bio": plain_text(row["bio"]),
-                "hourlyRate": tax_inclusive(row["hourly_rate"], organization),
+                "hourlyRate": number(organization.tax_inclusive(row["hourly_rate"])),
             }
             for row in instructors
             if row["is_active"]
@@ -270,7 +258,7 @@ def _class(row: dict, ctx: PresentContext, names: dict, club_url: str, tz: str) 
         "endTime": end,
         "durationMinutes": int((end - start).total_seconds() // 60),
         "instructors": class_instructor_names(row, names),
-        "price": None if row["is_free"] else ctx.organization.tax_inclusive(row["price_before_tax"]),
+        "price": None if row["is_free"] else number(ctx.organization.tax_inclusive(row["price_before_tax"])),
         "isFree": row["is_free"],
         "spotsLeft": None if capacity is None else max(0, capacity - booked),
         "url": club_url + listing.page_query(date=start.date(), class_id=row["id"]),

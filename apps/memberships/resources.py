@@ -3,7 +3,7 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, Email, PresentContext, RequiresScope, Resource
 from apps.billing.choices import BillingFrequency
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
@@ -99,8 +99,8 @@ class MembershipResource(Resource):
             "plan": {"id": row["plan_id"], "name": row["plan__name"]},
             "clubId": row["club_id"],
             "status": row["status"],
-            "price": money(row["price"]),
-            "signupFee": money(row["signup_fee"]),
+            "price": number(row["price"]),
+            "signupFee": number(row["signup_fee"]),
             "billingFrequency": row["billing_frequency"],
             "paymentStatus": row["payment_status"],
             "startDate": row["start_date"],

@@ -28,7 +28,7 @@ from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 from apps.domain_events.services import emit, emit_many
 from apps.invoices.services import issue_invoice, refresh_invoice_payment
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money, tax_included
 from apps.transactions.choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from apps.transactions.models import Transaction
 from apps.transactions.services import payload as transaction_payload
@@ -78,14 +78,6 @@ def _transaction_event(organization, type_: str, transaction_id: int, changed=No
 # -- charges ----------------------------------------------------------------------------------------------------
 
 
-def included_tax(organization, amount: Decimal, exponent: int) -> Decimal:
-    """The tax inside a tax-inclusive `amount` at the organization's default rate."""
-    rate = Decimal(organization.default_tax_rate or 0)
-    if amount <= 0 or rate <= 0:
-        return ZERO
-    return amount - round_money(amount * Decimal(100) / (Decimal(100) + rate), exponent)
-
-
 def _charge(organization, membership, *, amount, description, account, paid, now) -> Transaction:
     exponent = currency_exponent(organization.currency)
     return Transaction.objects.create(
@@ -98,7 +90,7 @@ def _charge(organization, membership, *, amount, description, account, paid, now
         membership=membership,
         revenue_account=account,
         amount=amount,
-        tax_amount=included_tax(organization, amount, exponent),
+        tax_amount=tax_included(amount, organization.default_tax_rate, exponent),
         paid_amount=amount if paid else ZERO,
         payment_status=TransactionPaymentStatus.PAID if paid else TransactionPaymentStatus.UNPAID,
         occurred_at=now,

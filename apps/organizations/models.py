@@ -1,7 +1,7 @@
 import hashlib
 import hmac
 import secrets
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -10,6 +10,7 @@ from django.db import models
 from django.utils import timezone
 
 from apps.api.validators import validate_language_code, validate_language_list
+from apps.kernel import money
 
 from .choices import API_LOCKED_PLANS, OrganizationStatus, Plan, StaffRole
 
@@ -65,12 +66,10 @@ class Organization(models.Model):
         langs += [lang for lang in self.offered_languages or [] if lang != self.default_language]
         return langs
 
-    def tax_inclusive(self, amount):
-        """`amount` (before tax) with the organization's default tax added, rounded half-up to cents, as float."""
-        if amount is None:
-            return None
-        value = Decimal(amount) * (Decimal(100) + Decimal(self.default_tax_rate)) / Decimal(100)
-        return float(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    def tax_inclusive(self, amount) -> Decimal | None:
+        """What a customer pays for `amount` (before tax): the organization's default tax added, at its currency's
+        precision (None stays None)."""
+        return money.tax_inclusive(amount, self.default_tax_rate, self.currency)
 
 
 class StaffMembership(models.Model):

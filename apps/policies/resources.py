@@ -4,7 +4,7 @@ import datetime as dt
 from typing import Annotated, TypedDict
 
 from apps.api.expressions import related_ids
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 
 from . import models
@@ -95,7 +95,7 @@ class BookingPolicyResource(Resource):
             "minAdvanceMinutes": row["min_advance_minutes"],
             "maxDurationMinutes": row["max_duration_minutes"],
             "cancellationWindowHours": row["cancellation_window_hours"],
-            "lateCancellationFee": money(row["late_cancellation_fee"]),
+            "lateCancellationFee": number(row["late_cancellation_fee"]),
             "maxActiveBookingsPerContact": row["max_active_bookings_per_contact"],
             "isDefault": row["is_default"],
             "createdAt": row["created_at"],

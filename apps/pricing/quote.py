@@ -20,36 +20,13 @@ marketplace price with exactly the same function. How a price is built (docs/dec
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from apps.clubs.choices import WEEKDAYS
+from apps.kernel.money import round_money, tax_on
 
 from .choices import AdjustmentType, Audience
-
-# ISO 4217 minor units of the currencies that do not have two.
-ZERO_DECIMAL_CURRENCIES = frozenset(
-    {
-        "BIF",
-        "CLP",
-        "DJF",
-        "GNF",
-        "ISK",
-        "JPY",
-        "KMF",
-        "KRW",
-        "PYG",
-        "RWF",
-        "UGX",
-        "UYI",
-        "VND",
-        "VUV",
-        "XAF",
-        "XOF",
-        "XPF",
-    }
-)
-THREE_DECIMAL_CURRENCIES = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
 
 # The largest hourly rate a rule may reach (the largest stored money value): keeps every sum within Decimal's
 # precision however many rules stack up.
@@ -73,20 +50,6 @@ RULE_COLUMNS = (
     "value",
     "priority",
 )
-
-
-def currency_exponent(currency: str) -> int:
-    """Digits after the decimal point of `currency` (JPY 0, KWD 3, EUR 2)."""
-    if currency in ZERO_DECIMAL_CURRENCIES:
-        return 0
-    if currency in THREE_DECIMAL_CURRENCIES:
-        return 3
-    return 2
-
-
-def round_money(value: Decimal, exponent: int) -> Decimal:
-    """`value` rounded half-up to `exponent` digits after the point."""
-    return value.quantize(Decimal(1).scaleb(-exponent), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -139,7 +102,7 @@ def quote(
                 applied.add(rule["id"])
         total += rate * Decimal((upper - lower).total_seconds()) / Decimal(3600)
     price_before_tax = round_money(total, exponent)
-    tax = round_money(price_before_tax * Decimal(tax_rate) / Decimal(100), exponent)
+    tax = tax_on(price_before_tax, tax_rate, exponent)
     return Quote(
         duration_minutes=int((end - start).total_seconds() // 60),
         price_before_tax=price_before_tax,

@@ -3,7 +3,7 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
 
@@ -80,7 +80,7 @@ class PricingRuleResource(Resource):
             "audience": row["audience"],
             "planIds": row["plan_ids"],
             "adjustmentType": row["adjustment_type"],
-            "value": money(row["value"]),
+            "value": number(row["value"]),
             "priority": row["priority"],
             "isActive": row["is_active"],
             "createdAt": row["created_at"],

@@ -6,7 +6,6 @@ checked against the stored rest. Pricing rules record no domain events: the webh
 
 import datetime as dt
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import Q
@@ -14,6 +13,7 @@ from django.db.models import Q
 from apps.api.exceptions import ValidationFailed
 from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
+from apps.kernel import clock, money
 from apps.memberships.choices import MembershipStatus
 from apps.memberships.models import Membership
 
@@ -153,7 +153,7 @@ def quote_booking(organization, area, start_time, end_time, *, contact=None, spo
     """The price of booking `area` (with its club) over `[start_time, end_time)` for `contact` (None: a
     non-member); two queries, the rules and the contact's memberships."""
     timezone = area.club.timezone or "UTC"
-    on = start_time.astimezone(ZoneInfo(timezone)).date()
+    on = clock.local_date(start_time, timezone)
     return pricing.quote(
         active_rules(organization, area.club_id),
         area=pricing.AreaFacts(
@@ -165,7 +165,7 @@ def quote_booking(organization, area, start_time, end_time, *, contact=None, spo
         sport=sport if sport is not None else default_sport(area),
         member_plan_ids=member_plan_ids(organization, contact, on),
         tax_rate=organization.default_tax_rate,
-        exponent=pricing.currency_exponent(organization.currency),
+        exponent=money.currency_exponent(organization.currency),
     )
 
 
@@ -173,7 +173,7 @@ def area_booking_price(organization, area, start_time, end_time, *, contact=None
     """`priceBeforeTax` of a new area booking that names none: the quote's, at the cents the booking column
     stores (a three-decimal currency is rounded half-up once more, to cents)."""
     quoted = quote_booking(organization, area, start_time, end_time, contact=contact, sport=sport)
-    price = pricing.round_money(quoted.price_before_tax, 2)
+    price = money.round_money(quoted.price_before_tax, 2)
     if price > MAX_STORED_PRICE:
         raise ValidationFailed(
             {"priceBeforeTax": [f"The quoted price {price} is above {MAX_STORED_PRICE}: give `priceBeforeTax`."]}

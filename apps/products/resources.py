@@ -4,7 +4,7 @@ joined columns."""
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.classes.choices import Visibility
 
@@ -105,7 +105,7 @@ class ProductResource(Resource):
             "category": category,
             "clubId": row["club_id"],
             "sku": row["sku"],
-            "price": money(row["price"]),
+            "price": number(row["price"]),
             "revenueAccountId": row["revenue_account_id"],
             "trackStock": row["track_stock"],
             "stockQuantity": row["stock_quantity"],

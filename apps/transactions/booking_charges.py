@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.billing.revenue_accounts import default_account
 from apps.domain_events.services import emit
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money
 
 from .choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from .models import Transaction

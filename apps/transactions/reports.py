@@ -18,9 +18,9 @@ from decimal import Decimal
 from django.db.models import Count, DateField, Sum
 from django.db.models.functions import Trunc
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.reports import ReportPeriod
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money
 
 from .choices import TransactionPaymentStatus, TransactionType
 from .models import Transaction
@@ -58,10 +58,10 @@ class Figures:
     def present(self, exponent: int) -> dict:
         return {
             "count": self.count,
-            "gross": money(round_money(self.gross, exponent)),
-            "tax": money(round_money(self.tax, exponent)),
-            "refunded": money(round_money(self.refunded, exponent)),
-            "net": money(round_money(self.gross - self.refunded, exponent)),
+            "gross": number(round_money(self.gross, exponent)),
+            "tax": number(round_money(self.tax, exponent)),
+            "refunded": number(round_money(self.refunded, exponent)),
+            "net": number(round_money(self.gross - self.refunded, exponent)),
         }
 
 

@@ -3,7 +3,7 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
@@ -87,10 +87,10 @@ class TransactionResource(Resource):
             "invoiceId": row["invoice_id"],
             "revenueAccountId": row["revenue_account_id"],
             "refundOfId": row["refund_of_id"],
-            "amount": money(row["amount"]),
-            "taxAmount": money(row["tax_amount"]),
-            "paidAmount": money(row["paid_amount"]),
-            "refundedAmount": money(row["refunded_amount"]),
+            "amount": number(row["amount"]),
+            "taxAmount": number(row["tax_amount"]),
+            "paidAmount": number(row["paid_amount"]),
+            "refundedAmount": number(row["refunded_amount"]),
             "paymentStatus": row["payment_status"],
             "paymentMethod": row["payment_method"],
             "reference": row["reference"],

@@ -14,7 +14,7 @@ from apps.api.exceptions import Conflict, ValidationFailed
 from apps.api.resources import PresentContext
 from apps.billing.revenue_accounts import default_account
 from apps.domain_events.services import emit_many
-from apps.pricing.quote import currency_exponent, round_money
+from apps.kernel.money import currency_exponent, round_money
 
 from .choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from .models import Transaction

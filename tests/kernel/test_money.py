@@ -78,5 +78,17 @@ def test_format_money_is_babel_at_the_currency_precision(amount, currency, local
     assert money.format_money(amount, currency, locale) == text
 
 
+@pytest.mark.parametrize(
+    ("amount", "currency", "text"),
+    [
+        (Decimal("1234.5"), "EUR", "1,234.50 EUR"),
+        (Decimal("1234.5"), "JPY", "1,235 JPY"),
+        (Decimal("1.2345"), "KWD", "1.235 KWD"),
+    ],
+)
+def test_format_money_with_the_iso_code(amount, currency, text):
+    assert money.format_money(amount, currency, "en", code=True) == text
+
+
 def test_format_money_of_nothing_is_empty():
     assert money.format_money(None, "EUR") == ""

@@ -7,7 +7,7 @@ files in the repository or `msgfmt` on the build machine. A language missing her
 import datetime as dt
 from decimal import Decimal
 
-from apps.pricing.quote import currency_exponent
+from apps.kernel.money import format_money
 
 DEFAULT_LOCALE = "en"
 
@@ -170,7 +170,6 @@ MONTH_NAMES = {
         "diciembre",
     ),
 }
-CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
 
 
 def page_locale(requested: str | None, default_language: str | None) -> str:
@@ -205,12 +204,4 @@ class Labels:
 
     def money(self, amount: Decimal | float | None, currency: str) -> str:
         """`€24.20` / `24,20 €`, at the currency's precision."""
-        if amount is None:
-            return ""
-        exponent = currency_exponent(currency)
-        number = f"{Decimal(str(amount)):,.{exponent}f}"
-        symbol = CURRENCY_SYMBOLS.get(currency)
-        if self.locale == "es":
-            number = number.replace(",", " ").replace(".", ",")
-            return f"{number} {symbol or currency}"
-        return f"{symbol}{number}" if symbol else f"{number} {currency}"
+        return format_money(amount, currency, self.locale)

@@ -7,7 +7,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from apps.api.exceptions import ValidationFailed
-from apps.api.presenters import money
+from apps.api.presenters import number
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -97,9 +97,9 @@ class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
             "startTime": data["startTime"].astimezone(dt.UTC),
             "endTime": data["endTime"].astimezone(dt.UTC),
             "durationMinutes": result.duration_minutes,
-            "priceBeforeTax": money(result.price_before_tax),
-            "tax": money(result.tax),
-            "price": money(result.price),
+            "priceBeforeTax": number(result.price_before_tax),
+            "tax": number(result.tax),
+            "price": number(result.price),
             "appliedRules": result.applied_rules,
         }
         return Response(body)

@@ -8,7 +8,6 @@ of live data the page shows (plans, classes, clubs).
 
 import hashlib
 import xml.etree.ElementTree as ET  # noqa: N817 - writing only, never parsing
-from decimal import Decimal
 
 import nh3
 from django.conf import settings
@@ -23,8 +22,8 @@ from apps.api.public_limits import limit_public
 from apps.api.validators import web_links
 from apps.content.choices import ContentItemType
 from apps.forms.public import form_route, serve_form_page
+from apps.kernel.money import format_money
 from apps.organizations.choices import OrganizationStatus
-from apps.pricing.quote import currency_exponent, round_money
 
 from ..links import page_path, read_preview_token, site_url
 from ..services import draft_snapshot
@@ -32,7 +31,6 @@ from ..theme import seo_settings_of, styles_of
 from .labels import labels_for
 from .live import LiveData, in_locale, public_content
 
-CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥"}
 PUBLIC_CACHE = "public, max-age=60"
 SAFE_METHODS = ("GET", "HEAD")
 BLOG = "blog"
@@ -51,14 +49,6 @@ def not_found() -> HttpResponse:
     )
     response["Cache-Control"] = "no-store"
     return response
-
-
-def money(organization, amount) -> str:
-    exponent = currency_exponent(organization.currency)
-    value = round_money(Decimal(amount), exponent)
-    text = f"{value:,.{exponent}f}"
-    symbol = CURRENCY_SYMBOLS.get(organization.currency)
-    return f"{symbol}{text}" if symbol else f"{text} {organization.currency}"
 
 
 def _translated(fields: dict, translations: dict | None, locale: str, default_language: str) -> dict:
@@ -178,6 +168,7 @@ class SiteRenderer:
         config = _translated(section["config"], section.get("translations"), locale, self.default_language)
         context = {"type": section["type"], "id": section["htmlId"], "c": config}
         kind = section["type"]
+        currency = self.organization.currency
         if kind == "text":
             context["body"] = mark_safe(nh3.clean(config.get("body") or ""))  # noqa: S308 - sanitized just now
         elif kind == "plans":
@@ -185,9 +176,9 @@ class SiteRenderer:
                 {
                     "name": (plan.translations or {}).get(locale, {}).get("name") or plan.name,
                     "description": (plan.translations or {}).get(locale, {}).get("description") or plan.description,
-                    "price": money(self.organization, plan.price),
+                    "price": format_money(plan.price, currency, locale),
                     "frequency": labels["frequency"].get(plan.billing_frequency, ""),
-                    "signup_fee": money(self.organization, plan.signup_fee) if plan.signup_fee else None,
+                    "signup_fee": format_money(plan.signup_fee, currency, locale) if plan.signup_fee else None,
                     "features": plan.features if config.get("showFeatures") else [],
                 }
                 for plan in live.plans_for(config)
@@ -213,7 +204,7 @@ class SiteRenderer:
                     "name": ((row["event"].translations or {}).get(locale) or {}).get("name") or row["event"].name,
                     "price": None
                     if row["from_price"] is None
-                    else money(self.organization, self.organization.tax_inclusive(row["from_price"])),
+                    else format_money(self.organization.tax_inclusive(row["from_price"]), currency, locale),
                     "free": row["from_price"] == 0,
                 }
                 for row in live.events_for(config)
