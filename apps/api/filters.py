@@ -1,10 +1,11 @@
 """Query-parameter helpers shared by list endpoints: date windows, ordering, comma lists, booleans."""
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 from django.utils.dateparse import parse_date, parse_datetime
+
+from apps.kernel import clock
 
 from .exceptions import ValidationFailed
 
@@ -69,11 +70,11 @@ def _parse_bound(params, name, tz: dt.tzinfo, end: bool):
             day = None
         if day is None:
             raise ValidationFailed({name: ["Must be a date (YYYY-MM-DD) or a date-time with an offset."]})
-        value = dt.datetime.combine(day, dt.time.min, tzinfo=tz)
+        value = clock.wall_time(day, dt.time.min, tz)
         if not in_range(value):
             raise ValidationFailed({name: [RANGE_MESSAGE]})
         if end:
-            value = dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min, tzinfo=tz)
+            value = clock.wall_time(day + dt.timedelta(days=1), dt.time.min, tz)
         return value, end
     try:
         value = parse_datetime(raw.replace(" ", "+"))
@@ -94,7 +95,7 @@ def date_window(params, tz: dt.tzinfo | str = dt.UTC, start="startDate", end="en
     Returns `(lower, upper, upper_exclusive)`; any part may be None.
     """
     if isinstance(tz, str):
-        tz = ZoneInfo(tz)
+        tz = clock.zone(tz)
     lower = _parse_bound(params, start, tz, end=False)
     upper = _parse_bound(params, end, tz, end=True)
     lower_value = lower[0] if lower else None
@@ -124,7 +125,7 @@ def apply_day_window(queryset, params, tz: dt.tzinfo | str, field: str):
     """`startDate`/`endDate` on a date column (`issueDate`): a bare date is that day; a date-time with an offset is
     the day it falls on at `tz` (the organization's clock, on which such dates are kept). Both inclusive."""
     if isinstance(tz, str):
-        tz = ZoneInfo(tz)
+        tz = clock.zone(tz)
     lower, upper, upper_exclusive = date_window(params, tz)
     condition = Q()
     if lower is not None:

@@ -1,7 +1,6 @@
 """Demo court bookings today and tomorrow (called by apps/bookings/demo.py after the class bookings' module)."""
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
@@ -9,6 +8,7 @@ from apps.api.exceptions import ApiError
 from apps.clubs.models import Area
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
+from apps.kernel import clock
 
 from .choices import ACTIVE_BOOKING_STATUSES, BookingStatus
 from .models import Booking
@@ -59,7 +59,7 @@ def seed_area_bookings(organization, ctx: dict) -> None:
     ]
     for day, hhmm, minutes, area, contact_index, players, status in slots:
         contact = contacts[contact_index % len(contacts)]
-        tz = ZoneInfo(area.club.timezone or "UTC")
+        tz = clock.zone_of(area.club)
         local_day = timezone.now().astimezone(tz).date() + dt.timedelta(days=day)
         hour, minute = map(int, hhmm.split(":"))
         start = dt.datetime.combine(local_day, dt.time(hour, minute), tzinfo=tz)

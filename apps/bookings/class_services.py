@@ -8,7 +8,6 @@ Lock order, everywhere: class occurrence(s) (by id), then waitlist entries, then
 already locked a booking (cancel, PATCH) may then lock occurrences; nothing here locks a booking after a class.
 """
 
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +16,7 @@ from apps.api.exceptions import Conflict, InvalidStateTransition
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
 from apps.domain_events.services import emit
+from apps.kernel import clock
 from apps.memberships.usage import consume_use, lock_membership, restore_use, validate_membership_for_class
 from apps.notifications.services import notify_contacts
 from apps.occupancy.queries import active_class_bookings, booked_count
@@ -218,7 +218,7 @@ def book_into_class(
         record_booking_charge(organization, booking, f"Class: {occ.name}")
         settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
         if notify_customer and contact is not None:
-            local = timezone.localtime(occ.start_time, _club_tz(occ))
+            local = occ.start_time.astimezone(clock.zone_of(occ.club))
             notify_contacts(
                 organization,
                 [contact.pk],
@@ -228,10 +228,6 @@ def book_into_class(
                 data={"bookingId": booking.pk, "classId": occ.pk},
             )
     return booking
-
-
-def _club_tz(occurrence):
-    return ZoneInfo(occurrence.club.timezone or "UTC")
 
 
 # --- freeing a seat ----------------------------------------------------------------------------------------------
@@ -262,7 +258,7 @@ def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
     entry.status = WaitlistStatus.NOTIFIED
     entry.notified_at = timezone.now()
     entry.save(update_fields=["status", "notified_at"])
-    local = timezone.localtime(occ.start_time, _club_tz(occ))
+    local = occ.start_time.astimezone(clock.zone_of(occ.club))
     notify_contacts(
         occ.organization,
         [entry.contact_id],

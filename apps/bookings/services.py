@@ -7,7 +7,6 @@ the Area row with `select_for_update` inside its transaction before checking for
 """
 
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -16,6 +15,7 @@ from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidState
 from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
 from apps.contacts.choices import ContactStatus
+from apps.kernel import clock
 from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
@@ -58,7 +58,7 @@ def _describe(booking) -> str:
         where = "your class"
     local = booking.start_time
     if booking.club_id:
-        local = booking.start_time.astimezone(ZoneInfo(booking.club.timezone or "UTC"))
+        local = booking.start_time.astimezone(clock.zone_of(booking.club))
     return f"{where} on {local:%Y-%m-%d at %H:%M}"
 
 

@@ -2,12 +2,10 @@
 
 import datetime as dt
 from decimal import Decimal
-from zoneinfo import ZoneInfo
-
-from django.utils import timezone
 
 from apps.clubs.choices import DayOfWeek
 from apps.clubs.models import Area, Club
+from apps.kernel import clock
 
 from . import services
 from .choices import EndsType, Frequency
@@ -23,7 +21,7 @@ def _first(values):
 
 
 def _local(club, day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
-    return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=ZoneInfo(club.timezone))
+    return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=clock.zone_of(club))
 
 
 def seed(organization, ctx: dict) -> None:
@@ -39,7 +37,7 @@ def seed(organization, ctx: dict) -> None:
     yoga = class_types.get("yoga") if isinstance(class_types, dict) else None
     yoga = yoga or _first(class_types) or ClassType.objects.filter(organization=organization).order_by("id").first()
     instructors = list(ctx.get("instructors") or [])
-    today = timezone.now().astimezone(ZoneInfo(club.timezone)).date()
+    today = clock.today(club)
     tomorrow = today + dt.timedelta(days=1)
     one_offs = [
         ("Lunchtime Yoga", tomorrow, 13, 12, Decimal("12.00")),

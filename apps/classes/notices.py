@@ -1,11 +1,11 @@
 """What people are told when classes change: booked contacts (opt-in) and assigned instructors (calendar e-mail)."""
 
 from urllib.parse import urlparse
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
 from apps.instructors.models import Instructor
+from apps.kernel import clock
 from apps.notifications.choices import Channel
 from apps.notifications.ics import CalendarEvent, build_calendar
 from apps.notifications.services import notify_contacts
@@ -17,7 +17,7 @@ SCHEDULE_FIELDS = frozenset({"startTime", "endTime", "areaId", "clubId", "instru
 
 
 def _local(value, club) -> str:
-    return value.astimezone(ZoneInfo(club.timezone)).strftime("%a %d %b %Y %H:%M")
+    return value.astimezone(clock.zone_of(club)).strftime("%a %d %b %Y %H:%M")
 
 
 def describe(occurrence) -> str:

@@ -9,12 +9,12 @@ is closed still consumes its index, so expanding again later (window extension, 
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 from dateutil import rrule
 from django.conf import settings
 
 from apps.clubs.choices import DayOfWeek
+from apps.kernel import clock
 
 from .choices import EndsType, Frequency
 
@@ -48,11 +48,6 @@ class Slot:
     skipped: bool
 
 
-def localize(naive: dt.datetime, tz: ZoneInfo) -> dt.datetime:
-    """A naive wall-clock time on `tz` as an aware UTC datetime (a time in a DST gap takes the earlier offset)."""
-    return naive.replace(tzinfo=tz).astimezone(dt.UTC)
-
-
 def club_is_closed(club, local_day: dt.date) -> bool:
     """Closed on one of the club's closed dates or after its permanent closing date (opening hours don't count)."""
     if club.closing_date and local_day > club.closing_date:
@@ -62,7 +57,7 @@ def club_is_closed(club, local_day: dt.date) -> bool:
 
 def iter_rule(series) -> Iterator[tuple[int, dt.datetime]]:
     """(index, naive local start) of every rule occurrence, unshifted; bounded series stop at the 520 cap."""
-    tz = ZoneInfo(series.timezone)
+    tz = clock.zone(series.timezone)
     local_start = series.dtstart.astimezone(tz).replace(tzinfo=None)
     kwargs = {"dtstart": local_start, "interval": series.interval or 1}
     if series.frequency == Frequency.WEEKLY:
@@ -82,18 +77,18 @@ def iter_rule(series) -> Iterator[tuple[int, dt.datetime]]:
 
 def expand(series, club, *, after_index: int, horizon: dt.datetime | None) -> Iterator[Slot]:
     """Rule slots with index > `after_index`, up to the series end (and `horizon` for an open-ended series)."""
-    tz = ZoneInfo(series.timezone)
+    tz = clock.zone(series.timezone)
     shift = dt.timedelta(seconds=series.start_shift_seconds or 0)
     duration = dt.timedelta(minutes=series.duration_minutes)
     for index, local_start in iter_rule(series):
         if index <= after_index:
             continue
-        start = localize(local_start, tz) + shift
+        start = clock.wall_time(local_start.date(), local_start.time(), tz) + shift
         if series.ends_type == EndsType.UNTIL and series.ends_date is not None and start > series.ends_date:
             return
         if series.ends_type == EndsType.NEVER and horizon is not None and start > horizon:
             return
-        skipped = club_is_closed(club, start.astimezone(ZoneInfo(club.timezone)).date())
+        skipped = club_is_closed(club, clock.local_date(start, club))
         yield Slot(index=index, start=start, end=start + duration, skipped=skipped)
 
 

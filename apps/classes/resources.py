@@ -8,7 +8,6 @@ type names) are computed once per distinct value.
 
 import datetime as dt
 from typing import Annotated, NotRequired, TypedDict
-from zoneinfo import ZoneInfo
 
 from apps.api.expressions import related_ids
 from apps.api.fastread import fetch_values
@@ -17,6 +16,7 @@ from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
 from apps.instructors.models import Instructor
 from apps.instructors.resources import INSTRUCTOR_SUMMARY, InstructorSummary
+from apps.kernel import clock
 from apps.occupancy.queries import class_seat_counts
 
 from . import models
@@ -208,7 +208,7 @@ class ClassResource(Resource):
         capacity = row["max_capacity"]
         spots_left = None if capacity is None else max(0, capacity - booked)
         start, end = row["start_time"], row["end_time"]
-        club_tz = ctx.once(("tz", row["club__timezone"]), lambda: ZoneInfo(row["club__timezone"] or "UTC"))
+        club_tz = clock.zone(row["club__timezone"])
         price_before_tax = row["price_before_tax"]
         class_type = None
         max_party = 1

@@ -6,11 +6,11 @@ organizations' rows); the amenity catalogue is shared by every organization, so 
 
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.contrib import admin
 
+from apps.kernel import clock
 from apps.organizations.admin_scoping import (
     OrganizationScopedAdmin,
     OrganizationScopedForm,
@@ -40,9 +40,7 @@ class ClubForm(OrganizationScopedForm):
 
     def clean_timezone(self):
         value = self.cleaned_data["timezone"]
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
+        if not clock.is_zone_name(value):
             raise forms.ValidationError("Not an IANA time zone (e.g. Europe/Madrid).")
         return value
 

@@ -6,24 +6,19 @@ Views, the admin, management commands and other apps call these; they raise `app
 """
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.api.exceptions import DuplicateValue, ValidationFailed
 from apps.domain_events.services import emit
+from apps.kernel import clock
 
 from .choices import WEEKDAYS
 from .models import Area, AreaType, Club
 
 # --- Opening hours -------------------------------------------------------------------------------------------
-
-
-def club_tz(club: Club) -> ZoneInfo:
-    return ZoneInfo(club.timezone or "UTC")
 
 
 def _closed_dates(club: Club) -> set[str]:
@@ -51,11 +46,10 @@ def is_club_open_on(club: Club, local_date: dt.date) -> bool:
     return bool(_day_hours(club, local_date))
 
 
-def _local_instant(local_date: dt.date, wall: dt.time, tz: ZoneInfo) -> dt.datetime:
+def _local_instant(local_date: dt.date, wall: dt.time, tz) -> dt.datetime:
     if wall == dt.time.max:  # "24:00" is midnight at the start of the next day
-        return dt.datetime.combine(local_date + dt.timedelta(days=1), dt.time.min, tzinfo=tz)
-    # A wall time inside a DST gap (fold=0) maps to the instant as many minutes after the gap's start.
-    return dt.datetime.combine(local_date, wall, tzinfo=tz)
+        return clock.wall_time(local_date + dt.timedelta(days=1), dt.time.min, tz)
+    return clock.wall_time(local_date, wall, tz)
 
 
 def opening_intervals(club: Club, local_date: dt.date) -> list[tuple[dt.datetime, dt.datetime]]:
@@ -65,23 +59,18 @@ def opening_intervals(club: Club, local_date: dt.date) -> list[tuple[dt.datetime
     """
     if not is_club_open_on(club, local_date):
         return []
-    tz = club_tz(club)
+    tz = clock.zone_of(club)
     intervals = []
     for pair in _day_hours(club, local_date):
         try:
             opens, closes = _parse_hhmm(pair[0]), _parse_hhmm(pair[1])
         except (ValueError, TypeError, IndexError):
             continue  # a malformed stored interval is skipped rather than breaking every read
-        start = _local_instant(local_date, opens, tz).astimezone(dt.UTC)
-        end = _local_instant(local_date, closes, tz).astimezone(dt.UTC)
+        start, end = _local_instant(local_date, opens, tz), _local_instant(local_date, closes, tz)
         if end > start:
             intervals.append((start, end))
     intervals.sort()
     return intervals
-
-
-def club_today(club: Club) -> dt.date:
-    return timezone.now().astimezone(club_tz(club)).date()
 
 
 # --- availability.changed ------------------------------------------------------------------------------------
@@ -94,7 +83,7 @@ def availability_changed_data(area: Area, start: dt.datetime | None, end: dt.dat
     both null when the whole area changed from `date` on (area created, activated or deactivated).
     """
     club = area.club
-    day = start.astimezone(club_tz(club)).date() if start is not None else club_today(club)
+    day = clock.local_date(start, club) if start is not None else clock.today(club)
     return {
         "organizationId": area.organization_id,
         "clubId": area.club_id,

@@ -11,7 +11,6 @@ which locks each booking). Nothing locks an event after a booking.
 """
 
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -32,6 +31,7 @@ from apps.bookings.models import Booking
 from apps.bookings.services import cancel_booking
 from apps.domain_events.services import emit
 from apps.invoices.services import issue_invoice
+from apps.kernel import clock
 from apps.notifications.services import notify_contacts
 from apps.transactions.booking_charges import record_booking_charge
 from apps.transactions.choices import TransactionSourceType
@@ -341,7 +341,7 @@ def unpublish_event(event: Event) -> Event:
 
 
 def _describe(event: Event) -> str:
-    local = event.start_time.astimezone(ZoneInfo(event.club.timezone or "UTC"))
+    local = event.start_time.astimezone(clock.zone_of(event.club))
     return f"{event.name} on {local:%Y-%m-%d at %H:%M} ({event.club.name})"
 
 

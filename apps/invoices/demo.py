@@ -10,12 +10,13 @@ from decimal import Decimal
 from django.utils import timezone
 
 from apps.billing.revenue_accounts import default_account
+from apps.kernel import clock
 from apps.kernel.money import currency_exponent, round_money, tax_included
 from apps.transactions.choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from apps.transactions.models import Transaction
 
 from .models import Invoice
-from .services import issue_invoice, organization_today
+from .services import issue_invoice
 
 # reference prefix: (contact index, days ago, [(sku, quantity, paid)])
 SALES = {
@@ -57,7 +58,7 @@ def _sale_line(organization, reference, product, quantity, paid, contact, day) -
 def seed(organization, ctx: dict) -> None:
     """Idempotent. Needs `ctx["products"]` and `ctx["contacts"]`; puts `ctx["invoices"]` ([Invoice])."""
     products, contacts = ctx.get("products") or {}, ctx.get("contacts") or []
-    today = organization_today(organization)
+    today = clock.today(organization)
     invoices = []
     for prefix, (contact_index, days_ago, items) in SALES.items():
         if any(sku not in products for sku, _, _ in items) or contact_index >= len(contacts):

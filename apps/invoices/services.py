@@ -7,13 +7,12 @@ a payment: `refresh_invoice_payment` follows the payment state recorded on the t
 
 import datetime as dt
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.utils import timezone
 
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
+from apps.kernel import clock
 from apps.kernel.money import currency_exponent, round_money
 from apps.transactions.choices import TransactionPaymentStatus
 from apps.transactions.models import Transaction
@@ -30,10 +29,6 @@ NUMBER_FORMAT = "INV-{:06d}"
 def payload(organization, pk) -> dict:
     """The event body of invoice `pk`: the API's Invoice, presented for an event (every scope)."""
     return INVOICE.get(Invoice.objects.filter(organization=organization), pk, PresentContext.for_event(organization))
-
-
-def organization_today(organization) -> dt.date:
-    return timezone.now().astimezone(ZoneInfo(organization.timezone or "UTC")).date()
 
 
 def _next_sequence(organization) -> int:
@@ -66,7 +61,7 @@ def issue_invoice(organization, transactions: list[Transaction], *, issue_date: 
     if not charges:
         raise ValueError("An invoice lists at least one transaction.")
     exponent = currency_exponent(organization.currency)
-    issue_date = issue_date or organization_today(organization)
+    issue_date = issue_date or clock.today(organization)
     lines, subtotal, tax, paid = [], ZERO, ZERO, ZERO
     for position, charge in enumerate(charges):
         line_tax = round_money(charge.tax_amount or ZERO, exponent)

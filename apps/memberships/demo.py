@@ -4,11 +4,10 @@ state: paused until a resume date, cancelling at the end of its period, cancelle
 
 import datetime as dt
 
-from django.utils import timezone
-
 from apps.billing.models import Plan
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
+from apps.kernel import clock
 
 from . import services
 from .choices import CancelEffective, MembershipSource
@@ -39,7 +38,7 @@ def seed(organization, ctx: dict) -> None:
     if MONTHLY not in plans or PASS not in plans:
         return
     contacts = [c for c in _contacts(organization, ctx) if c.status == ContactStatus.ACTIVE]
-    today = timezone.localdate()
+    today = clock.today(organization)
     active = []
     for index, contact in enumerate(contacts[:4]):
         plan = plans[MONTHLY] if index % 2 == 0 else plans[PASS]

@@ -4,11 +4,12 @@ times on the club's clock with its `TZID` and `VTIMEZONE`)."""
 
 import datetime as dt
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 import icalendar
 from django.conf import settings
 from django.utils import timezone
+
+from apps.kernel import clock
 
 PRODID = "-//Gym Platform//Classes//EN"
 
@@ -44,7 +45,7 @@ def _calendar(method: str | None, name: str | None) -> icalendar.Calendar:
 
 def _event(event: CalendarEvent, *, stamp: dt.datetime, tz: dt.tzinfo) -> icalendar.Event:
     if event.timezone:
-        tz = ZoneInfo(event.timezone)
+        tz = clock.zone(event.timezone)
     vevent = icalendar.Event()
     vevent.add("uid", event.uid)
     vevent.add("dtstamp", stamp)
@@ -71,7 +72,7 @@ def build_calendar(
     times are UTC (`...Z`). `name`: the feed's display name.
     """
     stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
-    tz = ZoneInfo(timezone_name) if timezone_name else dt.UTC
+    tz = clock.zone(timezone_name) if timezone_name else dt.UTC
     calendar = _calendar(method, name)
     if timezone_name and not method:
         calendar.add("x-wr-timezone", timezone_name)

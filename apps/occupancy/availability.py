@@ -3,7 +3,8 @@
 import datetime as dt
 
 from apps.clubs.models import Area, Club
-from apps.clubs.services import club_tz, opening_intervals
+from apps.clubs.services import opening_intervals
+from apps.kernel import clock
 
 from .queries import busy_intervals
 
@@ -58,7 +59,7 @@ def free_intervals(
     if not areas or window_end <= window_start:
         return []
 
-    tz = club_tz(club)
+    tz = clock.zone_of(club)
     first_day = window_start.astimezone(tz).date() - dt.timedelta(days=1)  # a "24:00" or overnight day
     last_day = (window_end - dt.timedelta(microseconds=1)).astimezone(tz).date()
     opening = []

@@ -7,7 +7,7 @@ commands turn it into a `CommandError`.
 import datetime
 import re
 from decimal import Decimal, InvalidOperation
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -17,6 +17,7 @@ from django.utils import timezone
 from apps.api.exceptions import ValidationFailed
 from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
 from apps.api.validators import is_language_code
+from apps.kernel import clock
 
 from .choices import Plan
 from .models import ApiKey, Organization, check_organization_active
@@ -24,17 +25,6 @@ from .models import ApiKey, Organization, check_organization_active
 PLAN_LOCKED_MESSAGE = (
     "API keys are not available on the {plan} plan. Upgrade the organization to a paid plan to create keys."
 )
-
-
-def organization_zone(organization) -> ZoneInfo:
-    try:
-        return ZoneInfo(organization.timezone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def today_for(organization) -> datetime.date:
-    return timezone.now().astimezone(organization_zone(organization)).date()
 
 
 def check_can_issue_keys(organization) -> None:
@@ -65,9 +55,9 @@ def expiry_for_date(organization, expires_on: datetime.date | None) -> datetime.
     """The key stays valid through the whole chosen day on the organization's clock; None means no expiry."""
     if expires_on is None:
         return None
-    if expires_on < today_for(organization):
+    if expires_on < clock.today(organization):
         raise ValidationError("The expiry date cannot be in the past.", code="expiry_in_past")
-    return datetime.datetime.combine(expires_on, datetime.time.max, tzinfo=organization_zone(organization))
+    return datetime.datetime.combine(expires_on, datetime.time.max, tzinfo=clock.zone_of(organization))
 
 
 def issue_api_key(

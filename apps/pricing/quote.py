@@ -21,9 +21,9 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from apps.clubs.choices import WEEKDAYS
+from apps.kernel import clock
 from apps.kernel.money import round_money, tax_on
 
 from .choices import AdjustmentType, Audience
@@ -84,7 +84,7 @@ def quote(
     """The price of booking `area` over `[start, end)` (aware date-times) for a contact whose active memberships
     are of `member_plan_ids` (empty: a non-member, or no contact). `rules` are the organization's active rules;
     the ones that do not match are skipped here."""
-    tz = ZoneInfo(timezone or "UTC")
+    tz = clock.zone(timezone)
     start, end = start.astimezone(dt.UTC), end.astimezone(dt.UTC)
     candidates = sorted(
         (r for r in rules if _matches_booking(r, area, sport, member_plan_ids)), key=lambda r: (r["priority"], r["id"])
@@ -156,7 +156,7 @@ def _adjust(rate: Decimal, rule) -> Decimal:
     return rate + value
 
 
-def _cuts(start: dt.datetime, end: dt.datetime, tz: ZoneInfo, rules) -> list[dt.datetime]:
+def _cuts(start: dt.datetime, end: dt.datetime, tz, rules) -> list[dt.datetime]:
     """The instants strictly inside `(start, end)` where the club's wall clock reads midnight or a rule's start or
     end time, sorted. Each wall-clock time is placed with both folds, so a time that happens twice when the clocks
     go back cuts at both instants, and a time skipped when they go forward cuts where the skip lands."""

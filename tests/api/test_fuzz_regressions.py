@@ -94,4 +94,4 @@ def test_renderer_writes_integers_beyond_64_bits():
 
 def test_tax_inclusive_rounds_half_up(organization):
     organization.default_tax_rate = Decimal("21.00")
-    assert organization.tax_inclusive(Decimal("0.50")) == 0.61
+    assert organization.tax_inclusive(Decimal("0.50")) == Decimal("0.61")

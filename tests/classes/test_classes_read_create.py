@@ -287,7 +287,7 @@ def test_read_shape_of_a_booked_series_occurrence(api, organization, club, area,
     read = api.get(f"{URL}/{created['id']}").json()
     assert "series" not in read
     organization.refresh_from_db()
-    assert read["price"] == organization.tax_inclusive(Decimal("0.50"))
+    assert read["price"] == float(organization.tax_inclusive(Decimal("0.50")))
     assert read["priceBeforeTax"] == 0.5
     assert read["bookedCount"] == read["currentBookings"] == 1
     assert (read["spotsLeft"], read["availabilityStatus"]) == (0, "full")

@@ -12,6 +12,7 @@ from apps.api import ratelimit
 from apps.clubs.models import Club
 from apps.invoices import services
 from apps.invoices.models import Invoice
+from apps.kernel import clock
 from apps.organizations.models import Organization
 from apps.transactions.models import Transaction
 
@@ -21,7 +22,7 @@ URL = "/v1/platform/invoices/summary"
 
 
 def _today(organization):
-    return services.organization_today(organization)
+    return clock.today(organization)
 
 
 def test_default_period_is_the_last_30_days(api, organization):

@@ -16,6 +16,7 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, DestroyResourceMixin, PlatformViewSet, ResourceViewSet
 from apps.clubs import services
 from apps.clubs.models import Area, Club
+from apps.kernel import clock
 
 from .. import availability
 from .. import services as blocks
@@ -85,7 +86,7 @@ class AvailabilityViewSet(PlatformViewSet):
         club = Club.objects.filter(organization=self.organization, id=club_id).first()
         if club is None:
             raise ValidationFailed({"clubId": [f"No club with id {club_id} exists in this organization."]})
-        tz = services.club_tz(club)
+        tz = clock.zone_of(club)
 
         start_raw, end_raw = params["startDate"], params.get("endDate") or ""
         lower = date_window({"startDate": start_raw}, tz)[0]

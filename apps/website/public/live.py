@@ -4,7 +4,6 @@ Loaded once per rendered page whatever the number of sections (one query per kin
 """
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 from django.utils import timezone
@@ -18,6 +17,7 @@ from apps.content.models import ContentItem, MediaItem
 from apps.events.choices import EventStatus
 from apps.events.models import Event
 from apps.forms.public import form_links
+from apps.kernel import clock
 
 MAX_SCHEDULE_DAYS = 14
 MAX_SCHEDULE_ROWS = 200
@@ -91,7 +91,7 @@ class LiveData:
         for event in self.events:
             if club_id and event.club_id != club_id:
                 continue
-            zone = ZoneInfo(event.club.timezone or "UTC")
+            zone = clock.zone_of(event.club)
             prices = [ticket.price_before_tax for ticket in event.tickets.all()]
             rows.append(
                 {
@@ -153,7 +153,7 @@ class LiveData:
                 continue
             if type_ids and occurrence.class_type_id not in type_ids:
                 continue
-            zone = ZoneInfo(occurrence.club.timezone or "UTC")
+            zone = clock.zone_of(occurrence.club)
             rows.append(
                 {
                     "occurrence": occurrence,

@@ -3,7 +3,6 @@
 import argparse
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -11,6 +10,7 @@ from django.utils.text import slugify
 
 from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Club
+from apps.kernel import clock
 from apps.organizations.models import Organization
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
@@ -92,9 +92,7 @@ class Command(BaseCommand):
         if "name" in fields and not fields["name"]:
             raise CommandError("--name must not be empty.")
         if opts.get("timezone") is not None:
-            try:
-                ZoneInfo(opts["timezone"])
-            except (ZoneInfoNotFoundError, ValueError):
+            if not clock.is_zone_name(opts["timezone"]):
                 raise CommandError(f"--timezone: `{opts['timezone']}` is not an IANA time zone.")
             fields["timezone"] = opts["timezone"]
         if opts.get("country") is not None:
