@@ -54,6 +54,7 @@ SCHEMA_MODULES = ("models", "choices")
 FUNCTION_IMPORTS_ALLOWED = {
     ("apps.oauth.apps", "apps.oauth.authentication"): "registers the OAuth token as a bearer credential in ready()",
     ("apps.organizations.apps", "apps.organizations.checks"): "registers the deploy checks in ready()",
+    ("apps.organizations.apps", "apps.organizations.api_keys"): "registers the API key credential resolver in ready()",
     ("apps.bookings.apps", "apps.bookings.contact_archive"): "connects the contact_archived receiver in ready()",
     ("apps.memberships.apps", "apps.memberships.contact_archive"): "connects the contact_archived receiver in ready()",
     ("apps.billing.apps", "apps.billing.organization_setup"): "connects the default sales account receiver in ready()",

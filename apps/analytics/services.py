@@ -6,11 +6,11 @@ its shape (`apps/analytics/resources.py`) and in docs/decisions/reports.md.
 
 from django.db.models import Count, Q, Sum
 
-from apps.api.reports import ReportPeriod
 from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, BookingStatus, BookingType
 from apps.bookings.models import Booking, CheckIn
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
+from apps.clubs.report_period import ReportPeriod
 from apps.contacts.models import Contact
 from apps.memberships.models import Membership
 from apps.transactions.reports import revenue_and_refunds

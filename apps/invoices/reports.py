@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.db.models import Count, F, Q, Sum
 
 from apps.api.presenters import number
-from apps.api.reports import ReportPeriod
+from apps.clubs.report_period import ReportPeriod
 from apps.kernel.money import currency_exponent, round_money
 
 from .choices import InvoiceStatus

@@ -7,4 +7,6 @@ class OrganizationsConfig(AppConfig):
     verbose_name = "Organizations and API keys"
 
     def ready(self):
-        from . import checks  # noqa: F401  (registers the deploy checks)
+        from . import api_keys, checks  # noqa: F401  (checks registers the deploy checks)
+
+        api_keys.register()

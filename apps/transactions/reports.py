@@ -19,7 +19,7 @@ from django.db.models import Count, DateField, Sum
 from django.db.models.functions import Trunc
 
 from apps.api.presenters import number
-from apps.api.reports import ReportPeriod
+from apps.clubs.report_period import ReportPeriod
 from apps.kernel.money import currency_exponent, round_money
 
 from .choices import TransactionPaymentStatus, TransactionType

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from apps.api import authentication
+from apps.organizations import api_keys
 from apps.organizations.models import ApiKey
 
 from .conftest import bearer
@@ -99,9 +99,9 @@ def test_expiry_is_effective_on_the_next_request(issue_key, monkeypatch):
     start = timezone.now()
     key, token = issue_key(expires_at=start + dt.timedelta(minutes=5))
     client = bearer(token)
-    monkeypatch.setattr(authentication.timezone, "now", lambda: start + dt.timedelta(minutes=4, seconds=59))
+    monkeypatch.setattr(api_keys.timezone, "now", lambda: start + dt.timedelta(minutes=4, seconds=59))
     assert client.get(ME).status_code == 200
-    monkeypatch.setattr(authentication.timezone, "now", lambda: start + dt.timedelta(minutes=5))
+    monkeypatch.setattr(api_keys.timezone, "now", lambda: start + dt.timedelta(minutes=5))
     assert_unauthenticated(client.get(ME))
 
 
@@ -109,7 +109,7 @@ def test_last_used_written_at_most_once_a_minute(issue_key, monkeypatch):
     key, token = issue_key()
     client = bearer(token)
     clock = {"now": timezone.now()}
-    monkeypatch.setattr(authentication.timezone, "now", lambda: clock["now"])
+    monkeypatch.setattr(api_keys.timezone, "now", lambda: clock["now"])
     first_use = clock["now"]
 
     with CaptureQueriesContext(connection) as first:
@@ -150,7 +150,7 @@ def test_key_of_other_organization_sees_its_own_organization(issue_key, other_or
 def test_key_lookup_builds_the_same_instances_as_the_orm(issue_key, organization, django_assert_num_queries):
     key, token = issue_key(["classes:read", "read"])
     with django_assert_num_queries(1):
-        found = authentication.KeyLookup.find(key.prefix)
+        found = api_keys.KeyLookup.find(key.prefix)
         assert found.organization.offered_languages == ["en", "es"]
     orm = ApiKey.objects.select_related("organization").get(pk=key.pk)
     assert found.scopes == ["classes:read", "read"]
@@ -160,4 +160,4 @@ def test_key_lookup_builds_the_same_instances_as_the_orm(issue_key, organization
     assert {f.attname: getattr(found.organization, f.attname) for f in organization._meta.concrete_fields} == {
         f.attname: getattr(orm.organization, f.attname) for f in organization._meta.concrete_fields
     }
-    assert authentication.KeyLookup.find("000000000000") is None
+    assert api_keys.KeyLookup.find("000000000000") is None

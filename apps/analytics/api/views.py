@@ -4,9 +4,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from apps.api.ratelimit import REPORTS
-from apps.api.reports import PERIOD_PARAMETERS, report_period
 from apps.api.resources import shape_serializer
 from apps.api.views import PlatformAPIView
+from apps.clubs.report_period import PERIOD_PARAMETERS, report_period
 
 from .. import services
 from ..resources import AnalyticsSummary

@@ -5,11 +5,11 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from apps.api.ratelimit import REPORTS
-from apps.api.reports import PERIOD_PARAMETERS, report_period
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import ResourceViewSet
+from apps.clubs.report_period import PERIOD_PARAMETERS, report_period
 
 from .. import reports
 from ..filters import InvoiceFilterSet

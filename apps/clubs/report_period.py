@@ -7,16 +7,15 @@ ending there. At most `MAX_REPORT_DAYS` days: a longer span is a 400 on `endDate
 
 import datetime as dt
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
-from django.utils import timezone
 from django.utils.dateparse import parse_date
 from drf_spectacular.utils import OpenApiParameter
 
-from apps.clubs.models import Club
+from apps.api.exceptions import ValidationFailed
+from apps.api.filters import int_value
+from apps.kernel import clock
 
-from .exceptions import ValidationFailed
-from .filters import int_value
+from .models import Club
 
 DEFAULT_REPORT_DAYS = 30
 MAX_REPORT_DAYS = 366
@@ -48,18 +47,18 @@ class ReportPeriod:
     club_id: int | None
 
     @property
-    def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone)
+    def zone(self):
+        return clock.zone(self.timezone)
 
     @property
     def lower(self) -> dt.datetime:
         """The first instant of the period."""
-        return dt.datetime.combine(self.start, dt.time.min, tzinfo=self.zone)
+        return clock.day_bounds(self.start, self.zone)[0]
 
     @property
     def upper(self) -> dt.datetime:
         """The first instant after the period (exclusive)."""
-        return dt.datetime.combine(self.end + dt.timedelta(days=1), dt.time.min, tzinfo=self.zone)
+        return clock.day_bounds(self.end, self.zone)[1]
 
 
 def _day(params, name) -> dt.date | None:
@@ -90,7 +89,7 @@ def report_period(params, organization) -> ReportPeriod:
     start, end = _day(params, "startDate"), _day(params, "endDate")
     span = dt.timedelta(days=DEFAULT_REPORT_DAYS - 1)
     if start is None and end is None:
-        end = timezone.now().astimezone(ZoneInfo(zone)).date()
+        end = clock.today(zone)
     if start is None:
         start = max(EARLIEST_DAY, end - span)
     if end is None:
