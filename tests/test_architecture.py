@@ -6,6 +6,8 @@ hide it at run time.
 """
 
 import ast
+import re
+import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
@@ -256,3 +258,85 @@ def test_the_kernel_imports_no_app_and_has_no_models():
     ]
     assert offending == []
     assert not (APPS_DIR / "kernel" / "models.py").exists()
+
+
+# --- one rule, one place: money, clocks and slugs live in apps.kernel --------------------------------------------
+
+KERNEL_ONLY_CALLS = {
+    "ZoneInfo": "a time zone: apps.kernel.clock.zone / zone_of",
+    "quantize": "rounding: apps.kernel.money.round_money / round_in / round_rate",
+    "slugify": "a slug: apps.kernel.slugs.slugify / free_slug / save_with_unique_slug",
+}
+ISO_CODE = re.compile(r"^[A-Z]{3}$")
+
+
+def _called_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _is_currency_symbol_table(node: ast.Dict) -> bool:
+    """A dict literal mapping an ISO 4217 code to a text holding a currency symbol (`{"EUR": "€"}`)."""
+    return any(
+        isinstance(key, ast.Constant)
+        and isinstance(key.value, str)
+        and ISO_CODE.match(key.value)
+        and isinstance(value, ast.Constant)
+        and isinstance(value.value, str)
+        and any(unicodedata.category(char) == "Sc" for char in value.value)
+        for key, value in zip(node.keys, node.values, strict=True)
+    )
+
+
+def kernel_rule_breaches(modules) -> list[str]:
+    found = []
+    for module, (tree, _) in sorted(modules.items()):
+        if _app(module) == "kernel":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _called_name(node) in KERNEL_ONLY_CALLS:
+                name = _called_name(node)
+                found.append(f"{module}:{node.lineno} calls {name}(): {KERNEL_ONLY_CALLS[name]}")
+            elif isinstance(node, ast.Dict) and _is_currency_symbol_table(node):
+                found.append(f"{module}:{node.lineno} keeps a currency symbol table: apps.kernel.money.format_money")
+    return found
+
+
+def test_the_rule_finder_reports_each_kind_of_copy():
+    tree = ast.parse(
+        "from zoneinfo import ZoneInfo\n"
+        "tz = ZoneInfo('UTC')\n"
+        "cents = amount.quantize(Decimal('0.01'))\n"
+        "slug = text.slugify(name)\n"
+        "SYMBOLS = {'EUR': '€', 'GBP': '£'}\n"
+        "FINE = {'EUR': 'euro', 'x': '€'}\n"
+    )
+    assert kernel_rule_breaches({"apps.x.y": (tree, False), "apps.kernel.money": (tree, False)}) == [
+        "apps.x.y:2 calls ZoneInfo(): a time zone: apps.kernel.clock.zone / zone_of",
+        "apps.x.y:3 calls quantize(): rounding: apps.kernel.money.round_money / round_in / round_rate",
+        "apps.x.y:4 calls slugify(): a slug: apps.kernel.slugs.slugify / free_slug / save_with_unique_slug",
+        "apps.x.y:5 keeps a currency symbol table: apps.kernel.money.format_money",
+    ]
+
+
+def test_zones_rounding_currency_symbols_and_slugs_only_in_the_kernel():
+    breaches = kernel_rule_breaches(MODULES)
+    assert breaches == [], "use apps.kernel instead:\n" + "\n".join(breaches)
+
+
+def test_api_imports_no_domain_app():
+    """`apps.api` is the plumbing every domain app builds on: it imports only itself and the kernel, models
+    included. A domain app that plugs something into it registers it (credential resolvers, for example)."""
+    offending = sorted(
+        f"{module} -> {target}"
+        for module, targets in MODULE_GRAPH.items()
+        if _app(module) == "api"
+        for target in targets
+        if _app(target) not in ("api", "kernel")
+    )
+    offending += [
+        f"{module}:{line} -> {target}"
+        for module, line, target in FUNCTION_IMPORTS
+        if _app(module) == "api" and _app(target) not in ("api", "kernel")
+    ]
+    assert offending == []

@@ -2,8 +2,6 @@
 
 import datetime as dt
 
-from django.utils import timezone
-
 from apps.api.exceptions import ApiError
 from apps.clubs.models import Area
 from apps.contacts.choices import ContactStatus
@@ -60,9 +58,9 @@ def seed_area_bookings(organization, ctx: dict) -> None:
     for day, hhmm, minutes, area, contact_index, players, status in slots:
         contact = contacts[contact_index % len(contacts)]
         tz = clock.zone_of(area.club)
-        local_day = timezone.now().astimezone(tz).date() + dt.timedelta(days=day)
+        local_day = clock.today(tz) + dt.timedelta(days=day)
         hour, minute = map(int, hhmm.split(":"))
-        start = dt.datetime.combine(local_day, dt.time(hour, minute), tzinfo=tz)
+        start = clock.wall_time(local_day, dt.time(hour, minute), tz)
         end = start + dt.timedelta(minutes=minutes)
         existing = Booking.objects.filter(
             area=area, start_time=start, end_time=end, status__in=ACTIVE_BOOKING_STATUSES

@@ -4,38 +4,26 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from apps.api.exceptions import ApiError, DuplicateValue
+from apps.kernel import slugs
 
 from .models import ClassOccurrence, ClassType
 
 
-def _check_slug_free(organization, slug, exclude_id=None):
-    if not slug:
-        return
-    taken = ClassType.objects.filter(organization=organization, slug=slug)
-    if exclude_id is not None:
-        taken = taken.exclude(pk=exclude_id)
-    existing_id = taken.values_list("id", flat=True).first()
-    if existing_id is not None:
-        raise DuplicateValue("slug", existing_id)
+def _slug_taken(holder) -> None:
+    raise DuplicateValue("slug", holder)
 
 
-def _save_unique(organization, save, slug, exclude_id=None):
-    """Run `save()` in a savepoint; a slug taken by a concurrent write (unique constraint) is 409 DUPLICATE_VALUE."""
-    _check_slug_free(organization, slug, exclude_id)
-    try:
-        with transaction.atomic():
-            return save()
-    except IntegrityError:
-        _check_slug_free(organization, slug, exclude_id)
-        raise
+def _save_unique(class_type: ClassType) -> ClassType:
+    """Save in a savepoint; a slug another type holds (already or by a concurrent write) is 409 DUPLICATE_VALUE."""
+    rows = ClassType.objects.filter(organization_id=class_type.organization_id)
+    slugs.save_with_unique_slug(class_type, lambda: rows, taken=_slug_taken)
+    return class_type
 
 
 @transaction.atomic
 def create_class_type(organization, data: dict) -> ClassType:
     """`data` holds model field names (validated input)."""
-    return _save_unique(
-        organization, lambda: ClassType.objects.create(organization=organization, **data), data.get("slug")
-    )
+    return _save_unique(ClassType(organization=organization, **data))
 
 
 @transaction.atomic
@@ -43,7 +31,7 @@ def update_class_type(class_type: ClassType, data: dict) -> ClassType:
     """Partial update. A class's `maxPartySize` is read from its type, so a change here applies to its classes."""
     for name, value in data.items():
         setattr(class_type, name, value)
-    _save_unique(class_type.organization_id, class_type.save, class_type.slug, exclude_id=class_type.pk)
+    _save_unique(class_type)
     return class_type
 
 

@@ -7,13 +7,12 @@ Views, the admin, management commands and other apps call these; they raise `app
 
 import datetime as dt
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max
-from django.utils.text import slugify
 
 from apps.api.exceptions import DuplicateValue, ValidationFailed
 from apps.domain_events.services import emit
-from apps.kernel import clock
+from apps.kernel import clock, slugs
 
 from .choices import WEEKDAYS
 from .models import Area, AreaType, Club
@@ -104,44 +103,28 @@ def emit_availability_changed(area: Area, start=None, end=None, cause: str = "ar
 # --- Area types ----------------------------------------------------------------------------------------------
 
 
-def _unique_area_type_slug(organization, base: str, exclude_id=None) -> str:
-    base = (base or "area-type")[:110]
-    taken = set(
-        AreaType.objects.filter(organization=organization, slug__startswith=base)
-        .exclude(id=exclude_id)
-        .values_list("slug", flat=True)
+def _slug_taken(holder) -> None:
+    raise DuplicateValue("slug", holder)
+
+
+def _save_area_type(area_type: AreaType, *, derive: bool = False, check: bool = True) -> AreaType:
+    """Insert or update; a slug taken (already or by a concurrent writer) is a 409 when it was sent, or the next free
+    one when derived from the name."""
+    slugs.save_with_unique_slug(
+        area_type,
+        lambda: AreaType.objects.filter(organization_id=area_type.organization_id),
+        taken=_slug_taken,
+        derive_from=area_type.name if derive else None,
+        fallback="area-type",
+        max_length=AreaType._meta.get_field("slug").max_length,
+        check=check,
     )
-    slug, n = base, 2
-    while slug in taken:
-        slug = f"{base}-{n}"
-        n += 1
-    return slug
-
-
-def _check_area_type_slug(organization, slug: str, exclude_id=None) -> None:
-    existing = AreaType.objects.filter(organization=organization, slug=slug).exclude(id=exclude_id).first()
-    if existing is not None:
-        raise DuplicateValue("slug", existing.id)
-
-
-def _save_area_type(organization, area_type: AreaType) -> AreaType:
-    """Insert or update; a slug taken by a concurrent writer between the check and the write is a 409, not a 500."""
-    try:
-        with transaction.atomic():
-            area_type.save()
-    except IntegrityError:
-        existing = AreaType.objects.filter(organization=organization, slug=area_type.slug).first()
-        raise DuplicateValue("slug", existing.id if existing else None)
     return area_type
 
 
 def create_area_type(organization, *, name: str, slug: str | None = None, max_players=None) -> AreaType:
-    if slug:
-        _check_area_type_slug(organization, slug)
-    else:
-        slug = _unique_area_type_slug(organization, slugify(name))
-    area_type = AreaType(organization=organization, name=name, slug=slug, max_players=max_players)
-    return _save_area_type(organization, area_type)
+    area_type = AreaType(organization=organization, name=name, slug=slug or "", max_players=max_players)
+    return _save_area_type(area_type, derive=not slug)
 
 
 def update_area_type(area_type: AreaType, changes: dict) -> AreaType:
@@ -149,11 +132,9 @@ def update_area_type(area_type: AreaType, changes: dict) -> AreaType:
     changes = {field: value for field, value in changes.items() if getattr(area_type, field) != value}
     if not changes:
         return area_type
-    if "slug" in changes:
-        _check_area_type_slug(area_type.organization_id, changes["slug"], exclude_id=area_type.id)
     for field, value in changes.items():
         setattr(area_type, field, value)
-    return _save_area_type(area_type.organization_id, area_type)
+    return _save_area_type(area_type, check="slug" in changes)
 
 
 # --- Areas ---------------------------------------------------------------------------------------------------

@@ -8,20 +8,20 @@ derived from the title takes the first free `-2`, `-3`, ... suffix, and a concur
 unique constraint) makes the derivation run again.
 """
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
+from apps.kernel import slugs
 from apps.organizations.models import ApiKey, StaffMembership
 
 from .choices import ContentItemStatus
 from .models import ContentItem, MediaItem
 from .resources import CONTENT_ITEM
-from .text import slugify, with_suffix
+from .text import SLUG_MAX_LENGTH
 
-DERIVE_ATTEMPTS = 10
 SLUG_TAKEN = "Another content item of this type has this slug."
 
 
@@ -45,50 +45,24 @@ def default_author_id(organization, credential) -> int | None:
     return creator_id
 
 
-def _slug_holder(item: ContentItem, slug: str):
-    taken = ContentItem.objects.filter(organization_id=item.organization_id, type=item.type, slug=slug)
-    if item.pk is not None:
-        taken = taken.exclude(pk=item.pk)
-    return taken.values_list("id", flat=True).first()
-
-
-def _free_slug(item: ContentItem, base: str) -> str:
-    """`base`, or `base-n` with the smallest n >= 2 that no other item of the same type holds."""
-    base = base or item.type
-    stem = with_suffix(base, 10**9)[: -len("-1000000000")]  # what every suffixed candidate starts with
-    taken = set(
-        ContentItem.objects.filter(organization_id=item.organization_id, type=item.type, slug__startswith=stem)
-        .exclude(pk=item.pk)
-        .values_list("slug", flat=True)
-    )
-    if base not in taken:
-        return base
-    n = 2
-    while with_suffix(base, n) in taken:
-        n += 1
-    return with_suffix(base, n)
+def _slug_taken(holder) -> None:
+    raise DuplicateValue("slug", holder, SLUG_TAKEN)
 
 
 def _save(item: ContentItem, *, slug_given: bool, creating: bool) -> None:
     """Save in a savepoint. A given slug that is taken is 409 DUPLICATE_VALUE; a derived one is derived again."""
-    for _ in range(DERIVE_ATTEMPTS):
-        if slug_given:
-            holder = _slug_holder(item, item.slug)
-            if holder is not None:
-                raise DuplicateValue("slug", holder, SLUG_TAKEN)
-        else:
-            item.slug = _free_slug(item, slugify(item.title))
-        try:
-            with transaction.atomic():
-                item.save(force_insert=creating)
-            return
-        except IntegrityError:
-            holder = _slug_holder(item, item.slug)
-            if holder is None:
-                raise
-            if slug_given:
-                raise DuplicateValue("slug", holder, SLUG_TAKEN) from None
-    raise DuplicateValue("slug", _slug_holder(item, item.slug), SLUG_TAKEN)
+    try:
+        slugs.save_with_unique_slug(
+            item,
+            lambda: ContentItem.objects.filter(organization_id=item.organization_id, type=item.type),
+            taken=_slug_taken,
+            derive_from=None if slug_given else item.title,
+            fallback=item.type,
+            max_length=SLUG_MAX_LENGTH,
+            save=lambda: item.save(force_insert=creating),
+        )
+    except slugs.NoFreeSlug as exhausted:
+        raise DuplicateValue("slug", exhausted.holder, SLUG_TAKEN) from None
 
 
 def _publish_date(item: ContentItem) -> None:

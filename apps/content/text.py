@@ -4,31 +4,12 @@
 Pure functions (no database): the services and the input serializers call them.
 """
 
-import re
-
 import nh3
-from anyascii import anyascii
 from jsonschema import Draft202012Validator
 
 from apps.api.fields import json_size
 
 SLUG_MAX_LENGTH = 200
-SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def slugify(text: str) -> str:
-    """Lower-case ASCII words joined by hyphens: unicode is transliterated first (`Qué tal, Zürich` ->
-    `que-tal-zurich`, `Привет` -> `privet`); at most SLUG_MAX_LENGTH characters, never ending in a hyphen. May be
-    empty (a title of symbols only)."""
-    slug = _NOT_SLUG.sub("-", anyascii(text).lower()).strip("-")
-    return slug[:SLUG_MAX_LENGTH].rstrip("-")
-
-
-def with_suffix(base: str, n: int) -> str:
-    """`base-n` (n >= 2), `base` shortened so the result still fits SLUG_MAX_LENGTH."""
-    suffix = f"-{n}"
-    return base[: SLUG_MAX_LENGTH - len(suffix)].rstrip("-") + suffix
 
 
 def sanitize_html(html: str) -> str:

@@ -30,7 +30,7 @@ class EventAdmin(OrganizationScopedAdmin):
 
     def save_model(self, request, obj, form, change):
         if not obj.slug:
-            obj.slug = services.unique_slug(obj.organization_id, obj.name)
+            obj.slug = services.free_event_slug(obj.organization_id, obj.name)
         super().save_model(request, obj, form, change)
 
     def _apply(self, request, queryset, operation, done):

@@ -12,9 +12,8 @@ which locks each booking). Nothing locks an event after a booking.
 
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ValidationFailed
 from apps.api.validation import ensure_ends_after_start
@@ -31,7 +30,7 @@ from apps.bookings.models import Booking
 from apps.bookings.services import cancel_booking
 from apps.domain_events.services import emit
 from apps.invoices.services import issue_invoice
-from apps.kernel import clock
+from apps.kernel import clock, slugs
 from apps.notifications.services import notify_contacts
 from apps.transactions.booking_charges import record_booking_charge
 from apps.transactions.choices import TransactionSourceType
@@ -42,6 +41,7 @@ from .resources import event_payload
 
 MAX_TICKET_TYPES = 50
 COPY_SUFFIX = " (copy)"
+SLUG_MAX = Event._meta.get_field("slug").max_length
 # API names of the event fields a PATCH may change, for `event.updated`'s `changedFields`.
 API_NAMES = {
     "name": "name",
@@ -101,33 +101,27 @@ def _sold(**filters) -> int:
     return Booking.objects.filter(status__in=ACTIVE_BOOKING_STATUSES, **filters).count()
 
 
-def unique_slug(organization_id, name: str, exclude_id=None) -> str:
-    base = (slugify(name) or "event")[:200].strip("-") or "event"
-    taken = Event.objects.filter(organization_id=organization_id, slug__startswith=base)
-    if exclude_id is not None:
-        taken = taken.exclude(pk=exclude_id)
-    taken = set(taken.values_list("slug", flat=True))
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base}-{n}" in taken:
-        n += 1
-    return f"{base}-{n}"
+def free_event_slug(organization_id, name: str) -> str:
+    """The slug of `name`, suffixed `-2`, `-3`, ... when another event of the organization has it."""
+    return slugs.free_slug(
+        Event.objects.filter(organization_id=organization_id), name, fallback="event", max_length=SLUG_MAX
+    )
 
 
 def _insert(event: Event) -> Event:
-    """Insert with a slug derived from the name; a slug taken by a concurrent insert is retried with the next."""
-    for _attempt in range(5):
-        event.slug = unique_slug(event.organization_id, event.name)
-        try:
-            with transaction.atomic():
-                event.save(force_insert=True)
-            return event
-        except IntegrityError:
-            if not Event.objects.filter(organization_id=event.organization_id, slug=event.slug).exists():
-                raise
-            event.pk = None
-    raise Conflict("Could not find a free slug for the event; try again.")
+    """Insert with a slug derived from the name; a slug taken by a concurrent insert is derived again."""
+    try:
+        slugs.save_with_unique_slug(
+            event,
+            lambda: Event.objects.filter(organization_id=event.organization_id),
+            derive_from=event.name,
+            fallback="event",
+            max_length=SLUG_MAX,
+            save=lambda: event.save(force_insert=True),
+        )
+    except slugs.NoFreeSlug:
+        raise Conflict("Could not find a free slug for the event; try again.")
+    return event
 
 
 def _check_times(start_time, end_time) -> None:

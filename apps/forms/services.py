@@ -5,12 +5,12 @@ Form body (no answers). Storing answers records no event: a submission changes n
 `completionCount`.
 """
 
-from django.db import IntegrityError, transaction
-from django.utils.text import slugify
+from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
+from apps.kernel import slugs
 
 from .models import Form, FormSubmission
 from .questions import merge_questions
@@ -24,63 +24,38 @@ def present_form(form_id: int, organization) -> dict:
     return FORM.get(Form.objects.all(), form_id, PresentContext(organization=organization))
 
 
-def _slug_owner(organization, slug: str, exclude_id=None) -> int | None:
-    taken = Form.objects.filter(organization=organization, slug=slug)
-    if exclude_id is not None:
-        taken = taken.exclude(pk=exclude_id)
-    return taken.values_list("id", flat=True).first()
+def _slug_taken(holder) -> None:
+    raise DuplicateValue("slug", holder, "Another form of the organization has this slug.")
 
 
-def _free_slug(organization, name: str) -> str:
-    """The name as a slug (`Free trial request` -> `free-trial-request`), suffixed `-2`, `-3`, ... when taken."""
-    base = (slugify(name) or "form")[: SLUG_MAX - 5].strip("-") or "form"
-    slug, n = base, 1
-    while _slug_owner(organization, slug) is not None:
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
-
-
-def _check_slug_free(organization, slug: str, exclude_id=None) -> None:
-    existing = _slug_owner(organization, slug, exclude_id)
-    if existing is not None:
-        raise DuplicateValue("slug", existing, "Another form of the organization has this slug.")
-
-
-def _save(form: Form, *, slug_given: bool) -> None:
-    """Save in a savepoint; a slug taken meanwhile is 409 when it was sent, or the next free one when derived."""
-    for _ in range(5):
-        try:
-            with transaction.atomic():
-                form.save()
-            return
-        except IntegrityError:
-            if slug_given or _slug_owner(form.organization, form.slug, form.pk) is None:
-                _check_slug_free(form.organization, form.slug, form.pk)
-                raise
-            form.slug = _free_slug(form.organization, form.name)
-    raise RuntimeError("Could not find a free slug for the form.")
+def _save(form: Form, *, derive: bool, check: bool = True) -> None:
+    """Save in a savepoint; a slug taken (already or meanwhile) is 409 when it was sent, or the next free one when
+    derived from the name (`Free trial request` -> `free-trial-request`, `-2`, ...)."""
+    slugs.save_with_unique_slug(
+        form,
+        lambda: Form.objects.filter(organization_id=form.organization_id),
+        taken=_slug_taken,
+        derive_from=form.name if derive else None,
+        fallback="form",
+        max_length=SLUG_MAX,
+        check=check,
+    )
 
 
 @transaction.atomic
 def create_form(organization, data: dict) -> Form:
     """`data`: validated `name`, `questions`, and optionally `slug`, `description`, `is_active`."""
-    slug = data.get("slug")
-    if slug:
-        _check_slug_free(organization, slug)
-    else:
-        slug = _free_slug(organization, data["name"])
     questions, next_id = merge_questions([], data["questions"], 1)
     form = Form(
         organization=organization,
         name=data["name"],
-        slug=slug,
+        slug=data.get("slug") or "",
         description=data.get("description"),
         is_active=data.get("is_active", True),
         questions=questions,
         next_question_id=next_id,
     )
-    _save(form, slug_given=bool(data.get("slug")))
+    _save(form, derive=not data.get("slug"))
     emit(organization, "form.created", lambda: present_form(form.pk, organization))
     return form
 
@@ -92,8 +67,8 @@ def update_form(form: Form, data: dict) -> Form:
     organization = form.organization
     locked = Form.objects.select_for_update().get(pk=form.pk)
     before = present_form(locked.pk, organization)
-    if "slug" in data and data["slug"] != locked.slug:
-        _check_slug_free(organization, data["slug"], locked.pk)
+    slug_changed = "slug" in data and data["slug"] != locked.slug
+    if slug_changed:
         locked.slug = data["slug"]
     for name in ("name", "description", "is_active"):
         if name in data:
@@ -102,7 +77,7 @@ def update_form(form: Form, data: dict) -> Form:
         locked.questions, locked.next_question_id = merge_questions(
             locked.questions, data["questions"], locked.next_question_id
         )
-    _save(locked, slug_given=True)
+    _save(locked, derive=False, check=slug_changed)
     after = present_form(locked.pk, organization)
     changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
     if changed:

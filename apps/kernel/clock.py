@@ -46,8 +46,10 @@ def _name_of(holder) -> str | None:
 
 def zone_of(*holders) -> ZoneInfo:
     """The zone of the first holder that has one: `zone_of(club, organization)` is the club's zone, else the
-    organization's, else UTC. A holder is anything with a `timezone` attribute, a zone name or None."""
+    organization's, else UTC. A holder is anything with a `timezone` attribute, a zone name, a zone or None."""
     for holder in holders:
+        if isinstance(holder, ZoneInfo):
+            return holder
         name = _name_of(holder)
         if name:
             return zone(name)

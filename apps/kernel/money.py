@@ -35,6 +35,11 @@ def round_in(value, currency: str) -> Decimal:
     return round_money(value, currency_exponent(currency))
 
 
+def round_rate(rate) -> Decimal:
+    """A tax rate (percent) at the two decimals it is stored with."""
+    return round_money(rate, 2)
+
+
 def tax_on(net, rate, exponent: int) -> Decimal:
     """The tax on a net amount at `rate` percent, rounded half-up to `exponent` digits."""
     return round_money(Decimal(net) * Decimal(rate or 0) / HUNDRED, exponent)

@@ -9,14 +9,19 @@ from collections.abc import Callable
 
 from anyascii import anyascii
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
-ATTEMPTS = 5
+ATTEMPTS = 10
 
 
 class NoFreeSlug(Exception):
-    """Every attempt found its derived slug taken by a concurrent insert."""
+    """Every attempt found its derived slug taken by a concurrent write; `holder` is the last holder's pk."""
+
+    def __init__(self, holder):
+        super().__init__("Could not find a free slug.")
+        self.holder = holder
 
 
 def slugify(text: str, max_length: int = 200) -> str:
@@ -49,31 +54,55 @@ def free_slug(rows, text: str, *, fallback: str, max_length: int = 200, field: s
     return candidate
 
 
-def save_with_free_slug(
+def holder_of(rows, slug: str | None, field: str = "slug"):
+    """The pk of the row of `rows` that holds `slug`, or None (always for an empty slug)."""
+    if not slug:
+        return None
+    return rows.filter(**{field: slug}).values_list("pk", flat=True).first()
+
+
+def save_with_unique_slug(
     instance,
-    rows: Callable[[], object],
-    text: str,
+    rows: Callable[[], QuerySet],
     *,
-    fallback: str,
+    taken: Callable[[object], None] | None = None,
+    derive_from: str | None = None,
+    fallback: str = "item",
     max_length: int = 200,
     field: str = "slug",
-    save: Callable[[], None] | None = None,
+    save: Callable[[], object] | None = None,
+    check: bool = True,
 ):
-    """Set `instance.<field>` to `free_slug(rows(), text, ...)` and save it in a savepoint; when the insert fails
-    because another row took that slug meanwhile, derive it again (up to ATTEMPTS times, then `NoFreeSlug`). Any
-    other integrity error is raised. `rows()` returns the rows the slug must differ from (without `instance`);
-    `save` defaults to `instance.save()`."""
-    creating = instance.pk is None
+    """Save `instance` (`save()`, default `instance.save()`) in a savepoint with its `field` unique among `rows()`
+    (the rows sharing its slug space; `instance` itself is left out).
+
+    With `derive_from`, the slug is `free_slug()` of that text, derived again when a concurrent write takes it
+    first (`NoFreeSlug` after ATTEMPTS tries). Otherwise the instance's own slug is kept, and when another row holds
+    it, already or by a concurrent write, `taken(holder_pk)` is called: it raises the caller's error (a 409);
+    `check=False` skips the look before the save (the slug did not change).
+    An integrity error that is not about the slug is raised as it is."""
+
+    def others():
+        return rows().exclude(pk=instance.pk) if instance.pk is not None else rows()
+
     for _attempt in range(ATTEMPTS):
-        slug = free_slug(rows(), text, fallback=fallback, max_length=max_length, field=field)
-        setattr(instance, field, slug)
+        if derive_from is not None:
+            setattr(
+                instance, field, free_slug(others(), derive_from, fallback=fallback, max_length=max_length, field=field)
+            )
+        elif check:
+            holder = holder_of(others(), getattr(instance, field), field)
+            if holder is not None and taken is not None:
+                taken(holder)
         try:
             with transaction.atomic():
-                (save or instance.save)()
-            return instance
+                return (save or instance.save)()
         except IntegrityError:
-            if not rows().filter(**{field: slug}).exists():
+            holder = holder_of(others(), getattr(instance, field), field)
+            if holder is None:
                 raise
-            if creating:
-                instance.pk = None
-    raise NoFreeSlug(f"Could not find a free {field} for {text!r}.")
+            if derive_from is None:
+                if taken is not None:
+                    taken(holder)
+                raise
+    raise NoFreeSlug(holder)

@@ -17,7 +17,7 @@ from django.utils import timezone
 from apps.api.exceptions import ValidationFailed
 from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
 from apps.api.validators import is_language_code
-from apps.kernel import clock
+from apps.kernel import clock, money
 
 from .choices import Plan
 from .models import ApiKey, Organization, check_organization_active
@@ -121,7 +121,7 @@ def validate_tax_rate(value) -> Decimal:
         raise ValidationError(f"Invalid tax rate {value!r}: use a number from 0 to 100.")
     if not rate.is_finite() or rate < 0 or rate > 100:
         raise ValidationError(f"Invalid tax rate {value!r}: use a number from 0 to 100.")
-    return rate.quantize(Decimal("0.01"))
+    return money.round_rate(rate)
 
 
 @transaction.atomic

@@ -13,10 +13,10 @@ import orjson
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.text import slugify
 
 from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFailed
 from apps.domain_events.services import emit
+from apps.kernel import slugs
 
 from . import domains
 from .choices import DomainCheck, PublisherType, SectionPlacement
@@ -30,15 +30,6 @@ SLUG_MAX = 63
 # --- the default website ------------------------------------------------------------------------------------------
 
 
-def _free_slug(base: str) -> str:
-    base = (slugify(base) or "site")[: SLUG_MAX - 4].strip("-") or "site"
-    slug, n = base, 1
-    while Website.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
-
-
 def ensure_default_website(organization) -> Website:
     """The organization's default website, created (inactive content, no release) when it has none."""
     existing = Website.objects.filter(organization=organization, is_default=True).first()
@@ -50,7 +41,9 @@ def ensure_default_website(organization) -> Website:
                 website = Website.objects.create(
                     organization=organization,
                     name=organization.name,
-                    slug=_free_slug(organization.slug),
+                    slug=slugs.free_slug(
+                        Website.objects.all(), organization.slug, fallback="site", max_length=SLUG_MAX
+                    ),
                     is_default=True,
                 )
                 _refresh_draft_hash(website)

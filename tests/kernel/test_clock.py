@@ -29,6 +29,7 @@ def test_zone_of_takes_the_first_holder_with_a_zone_else_utc():
     assert clock.zone_of(SimpleNamespace(timezone="Asia/Tokyo"), organization).key == "Asia/Tokyo"
     assert clock.zone_of(None, "America/New_York").key == "America/New_York"
     assert clock.zone_of(club, None).key == "UTC"
+    assert clock.zone_of(None, MADRID) is MADRID
     assert clock.zone("Not/AZone").key == "UTC"
     assert clock.is_zone_name("Europe/Madrid") and not clock.is_zone_name("Not/AZone")
 

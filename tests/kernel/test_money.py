@@ -92,3 +92,8 @@ def test_format_money_with_the_iso_code(amount, currency, text):
 
 def test_format_money_of_nothing_is_empty():
     assert money.format_money(None, "EUR") == ""
+
+
+def test_a_tax_rate_is_kept_at_two_decimals_half_up():
+    assert money.round_rate(Decimal("21.005")) == Decimal("21.01")
+    assert str(money.round_rate(Decimal("7"))) == "7.00"

@@ -19,10 +19,11 @@ from apps.api.fields import (
     StrictURLField,
 )
 from apps.classes.choices import Visibility
+from apps.kernel.slugs import SLUG_PATTERN
 
 from .. import services
 from ..choices import ContentItemStatus, ContentItemType, MediaType
-from ..text import BLOCKS_HELP, SLUG_MAX_LENGTH, SLUG_PATTERN, block_document_errors, sanitize_blocks, sanitize_html
+from ..text import BLOCKS_HELP, SLUG_MAX_LENGTH, block_document_errors, sanitize_blocks, sanitize_html
 
 HTML_MAX_LENGTH = 500_000
 CUSTOM_FIELDS_MAX_BYTES = 16 * 1024

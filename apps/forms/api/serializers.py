@@ -5,11 +5,10 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField, StrictRegexField
+from apps.kernel.slugs import SLUG_PATTERN
 
 from ..choices import CHOICE_TYPES, QuestionType
 from ..questions import LABEL_MAX, MAX_OPTIONS, MAX_QUESTIONS, OPTION_MAX
-
-SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 
 @extend_schema_serializer(component_name="FormQuestionInput")

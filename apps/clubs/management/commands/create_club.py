@@ -6,11 +6,10 @@ import re
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.utils.text import slugify
 
 from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Club
-from apps.kernel import clock
+from apps.kernel import clock, slugs
 from apps.organizations.models import Organization
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
@@ -58,7 +57,7 @@ class Command(BaseCommand):
         if organization is None:
             raise CommandError(f"No organization with slug `{opts['organization']}`.")
         slug = opts["slug"]
-        if slugify(slug) != slug:
+        if not slugs.is_slug(slug):
             raise CommandError(f"--slug: `{slug}` is not a valid slug (lowercase letters, digits, hyphens).")
 
         fields = self._fields(opts)
