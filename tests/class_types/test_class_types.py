@@ -261,18 +261,17 @@ def test_track_list_query_count_is_constant(api, organization, django_assert_max
 
 def test_slug_taken_by_a_concurrent_write_is_409_not_500(api, organization, monkeypatch):
     """The unique constraint, not only the pre-check, answers DUPLICATE_VALUE (a racing create got there first)."""
-    from apps.classes import type_services
+    from apps.kernel import slugs
 
     existing = ClassType.objects.create(organization=organization, name="Yoga", slug="yoga")
-    real = type_services._check_slug_free
+    real = slugs.holder_of
     calls = []
 
     def first_check_misses(*args, **kwargs):
         calls.append(args)
-        if len(calls) > 1:
-            return real(*args, **kwargs)
+        return real(*args, **kwargs) if len(calls) > 1 else None
 
-    monkeypatch.setattr(type_services, "_check_slug_free", first_check_misses)
+    monkeypatch.setattr(slugs, "holder_of", first_check_misses)
     response = api.post("/v1/platform/class-types", {"name": "Yoga 2", "slug": "yoga"}, format="json")
     assert response.status_code == 409, response.content
     assert response.json()["code"] == "DUPLICATE_VALUE"

@@ -9,6 +9,7 @@ import pytest
 from apps.api.exceptions import NotFound
 from apps.clubs import services
 from apps.clubs.models import AreaType
+from apps.kernel import slugs
 from apps.occupancy import availability
 from apps.occupancy import services as blocks
 from apps.occupancy.models import AreaBlock
@@ -109,15 +110,37 @@ def test_empty_patch_keeps_updated_at(api, area):
     assert changed["name"] == "Pádel" and changed["updatedAt"] > before["updatedAt"]
 
 
-def test_area_type_slug_taken_by_a_concurrent_writer_is_409(api, organization):
+def test_area_type_slug_taken_by_a_concurrent_writer_is_409(api, organization, monkeypatch):
     existing = AreaType.objects.create(organization=organization, name="Padel", slug="padel")
-    # the availability check passed just before another request inserted the same slug
-    with mock.patch.object(services, "_unique_area_type_slug", return_value="padel"):
-        response = api.post("/v1/platform/area-types", {"name": "Padel"}, format="json")
+    real = slugs.holder_of
+    calls = []
+
+    def first_check_misses(*args, **kwargs):  # another request inserts the slug just after the check
+        calls.append(args)
+        return real(*args, **kwargs) if len(calls) > 1 else None
+
+    monkeypatch.setattr(slugs, "holder_of", first_check_misses)
+    response = api.post("/v1/platform/area-types", {"name": "Padel", "slug": "padel"}, format="json")
     assert response.status_code == 409, response.content
     assert response.json()["code"] == "DUPLICATE_VALUE"
     assert response.json()["details"] == {"field": "slug", "existingId": existing.id}
     assert AreaType.objects.count() == 1
+
+
+def test_a_derived_area_type_slug_taken_by_a_concurrent_writer_is_derived_again(api, organization, monkeypatch):
+    AreaType.objects.create(organization=organization, name="Padel", slug="padel")
+    real = slugs.free_slug
+    calls = []
+
+    def first_derivation_misses(*args, **kwargs):  # another request took "padel" after this one looked
+        calls.append(args)
+        return "padel" if len(calls) == 1 else real(*args, **kwargs)
+
+    monkeypatch.setattr(slugs, "free_slug", first_derivation_misses)
+    response = api.post("/v1/platform/area-types", {"name": "Pádel"}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["slug"] == "padel-2"
+    assert len(calls) == 2
 
 
 def test_unblock_twice_is_404_and_emits_once(api, organization, events, django_capture_on_commit_callbacks):
