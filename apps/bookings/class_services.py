@@ -8,7 +8,6 @@ Lock order, everywhere: class occurrence(s) (by id), then waitlist entries, then
 already locked a booking (cancel, PATCH) may then lock occurrences; nothing here locks a booking after a class.
 """
 
-
 from django.db import transaction
 from django.utils import timezone
 
