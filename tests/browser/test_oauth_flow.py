@@ -146,6 +146,27 @@ def authorization_url(client, server, resource, **extra):
     return url, state, verifier
 
 
+MCP_VERSION = "2026-07-28"
+
+
+def call_mcp_tool(base, token, name="me_get", arguments=None):
+    meta = {"io.modelcontextprotocol/protocolVersion": MCP_VERSION, "io.modelcontextprotocol/clientCapabilities": {}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments or {}, "_meta": meta},
+    }
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": MCP_VERSION,
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": name,
+    }
+    return requests.post(f"{base}/mcp/admin", json=body, headers=headers, timeout=10)
+
+
 def call_me(base, token):
     return requests.get(f"{base}/v1/platform/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
 
@@ -190,6 +211,9 @@ def test_a_third_party_client_connects(live, browser, organization):
     assert me.json()["organization"]["id"] == organization.id
     assert me.json()["scopes"] == ["classes:read", "bookings:write"]
     assert "X-RateLimit-Limit" in me.headers
+    tool = call_mcp_tool(base, token["access_token"])
+    assert tool.status_code == 200, tool.text
+    assert tool.json()["result"]["structuredContent"]["credential"] == {"type": "oauth", "name": "Courtside Agent"}
     refused = requests.get(
         f"{base}/v1/platform/contacts", headers={"Authorization": f"Bearer {token['access_token']}"}, timeout=10
     )
@@ -292,6 +316,9 @@ def test_the_refusals(live, browser, organization):
     assert call_me(base, token["access_token"]).status_code == 200
     with pytest.raises(Unauthenticated):
         resolve_credential(token["access_token"], resource["resource"])
+    at_mcp = call_mcp_tool(base, token["access_token"])
+    assert at_mcp.status_code == 401
+    assert 'resource_metadata="' in at_mcp.headers["WWW-Authenticate"]
     owner.close()
 
     # A manager (no settings.manage.organization): access_denied after signing in.
