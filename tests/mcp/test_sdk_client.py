@@ -15,9 +15,9 @@ from apps.mcp.catalogue import catalogue
 pytestmark = pytest.mark.usefixtures("server_keys")
 
 
-def connect(mcp_server, token, url=None):
+def connect(mcp_server, token, url=None, mode="auto"):
     http_client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
-    return Client(streamable_http_client(url or mcp_server.mcp_url, http_client=http_client))
+    return Client(streamable_http_client(url or mcp_server.mcp_url, http_client=http_client), mode=mode)
 
 
 async def every_tool(client) -> list:
@@ -184,3 +184,18 @@ def test_an_oauth_token_for_another_resource_is_refused(mcp_server, transactiona
     assert status == 401
     assert headers["WWW-Authenticate"].startswith('Bearer resource_metadata="')
     assert body["code"] == "UNAUTHENTICATED"
+
+
+def test_the_same_sdk_forced_to_the_handshake_works_too(mcp_server, transactional_db, make_token, organization):
+    token = make_token("*")
+
+    async def scenario():
+        async with connect(mcp_server, token, mode="legacy") as client:
+            tools = await every_tool(client)
+            me = await client.call_tool("me_get", {})
+            return client.protocol_version, tools, me
+
+    version, tools, me = run(scenario)
+    assert version == "2025-11-25"
+    assert len(tools) == len(catalogue().tools)
+    assert me.structured_content["organization"]["id"] == organization.id
