@@ -7,7 +7,7 @@ Standalone: `make bench` provides DATABASE_URL/REDIS_URL (PostgreSQL + Redis), o
 
 The whole path is real: events are recorded through the outbox (`emit_many` in a transaction), relayed after the
 commit into deliveries queued on Redis (a relayed batch as `deliver_many` tasks of up to 25), and delivered by
-ONE Celery worker process (`-Q webhooks --pool=prefork -c 1`, a subprocess; BENCH_WEBHOOK_POOL=solo to compare)
+ONE Celery worker process (`-Q webhooks --pool=solo`, a subprocess; BENCH_WEBHOOK_POOL=prefork to compare)
 through the hardened client to a receiver on loopback that records when each `webhook-id` arrives.
 
 1. Throughput: `--events` events are recorded first (one subscription, so one delivery each), then the worker
@@ -81,7 +81,7 @@ def start_receiver() -> str:
 
 def start_worker() -> subprocess.Popen:
     env = {**os.environ, "CONN_MAX_AGE": "60", "LOG_LEVEL": "WARNING"}
-    pool = os.environ.get("BENCH_WEBHOOK_POOL", "prefork")  # prefork -c 1: one process, on the async event loop
+    pool = os.environ.get("BENCH_WEBHOOK_POOL", "solo")  # solo: the one worker process does the deliveries itself
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}", "-c", "1"]
     cmd += ["-Q", settings.WEBHOOK_QUEUE]
     cmd += ["-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
@@ -170,7 +170,7 @@ def main():
     with lock:
         delays = [(received[i] - stamps[i]) * 1000 for i in stamps if i in received]
 
-    pool = os.environ.get("BENCH_WEBHOOK_POOL", "prefork")
+    pool = os.environ.get("BENCH_WEBHOOK_POOL", "solo")
     load = os.getloadavg()[0]
     print(f"one worker process ({pool}, 1), receiver on loopback, Redis broker; load average {load:.1f}")
     print(f"{'measure':<48} {'value':>12}  target")

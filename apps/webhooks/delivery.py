@@ -82,36 +82,68 @@ def relaxed_commit() -> None:
 
 
 def claim(delivery_id: int, now: dt.datetime):
-    """The delivery, leased to this worker; or an Outcome saying why not. Its subscription's row lock makes the
-    concurrency count exact."""
+    """The delivery, leased to this worker; or an Outcome saying why not."""
+    claimed, outcomes = claim_many([delivery_id], now)
+    return claimed[0] if claimed else outcomes[delivery_id]
+
+
+def claim_many(delivery_ids, now: dt.datetime) -> tuple[list[WebhookDelivery], dict[int, Outcome]]:
+    """Lease what may be sent now of these deliveries (in id order), in one transaction: the rows and their
+    subscriptions are locked in one query, so each subscription's concurrency count is exact. The others get an
+    Outcome: skipped (not pending, or leased elsewhere), failed (subscription disabled), deferred (at the limit)."""
+    outcomes: dict[int, Outcome] = {}
+    claimed: list[WebhookDelivery] = []
     with transaction.atomic():
         relaxed_commit()
-        delivery = (
+        rows = list(
             WebhookDelivery.objects.select_for_update(of=("self", "subscription"))
             .select_related("event", "subscription")
-            .filter(pk=delivery_id, status=DeliveryStatus.PENDING)
+            .filter(pk__in=list(delivery_ids), status=DeliveryStatus.PENDING)
             .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-            .first()
+            .order_by("id")
         )
-        if delivery is None:
-            return Outcome("skipped")
-        subscription = delivery.subscription
-        if not subscription.is_active:
-            delivery.status = DeliveryStatus.FAILED
-            delivery.last_error = "Not sent: the subscription is disabled."
-            delivery.next_attempt_at = delivery.sweep_after = None
-            delivery.save(update_fields=["status", "last_error", "next_attempt_at", "sweep_after"])
-            return Outcome("failed")
-        busy = WebhookDelivery.objects.filter(
-            subscription_id=subscription.pk, status=DeliveryStatus.PENDING, lease_until__gt=now
-        ).count()
-        if busy >= settings.WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION:
-            delivery.sweep_after = now + DEFER
-            delivery.save(update_fields=["sweep_after"])
-            return Outcome("deferred")
-        delivery.lease_until = now + dt.timedelta(seconds=settings.WEBHOOK_LEASE_SECONDS)
-        delivery.save(update_fields=["lease_until"])
-    return delivery
+        found = {row.pk for row in rows}
+        outcomes.update({pk: Outcome("skipped") for pk in delivery_ids if pk not in found})
+        groups: dict[int, list[WebhookDelivery]] = {}
+        for row in rows:
+            groups.setdefault(row.subscription_id, []).append(row)
+        for subscription_id, group in groups.items():
+            ids = [row.pk for row in group]
+            if not group[0].subscription.is_active:
+                WebhookDelivery.objects.filter(pk__in=ids).update(
+                    status=DeliveryStatus.FAILED,
+                    last_error="Not sent: the subscription is disabled.",
+                    next_attempt_at=None,
+                    sweep_after=None,
+                )
+                outcomes.update({pk: Outcome("failed") for pk in ids})
+                continue
+            busy = WebhookDelivery.objects.filter(
+                subscription_id=subscription_id, status=DeliveryStatus.PENDING, lease_until__gt=now
+            ).count()
+            room = max(0, settings.WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION - busy)
+            take, wait = group[:room], group[room:]
+            if wait:
+                WebhookDelivery.objects.filter(pk__in=[row.pk for row in wait]).update(sweep_after=now + DEFER)
+                outcomes.update({row.pk: Outcome("deferred") for row in wait})
+            if take:
+                lease = now + dt.timedelta(seconds=settings.WEBHOOK_LEASE_SECONDS)
+                WebhookDelivery.objects.filter(pk__in=[row.pk for row in take]).update(lease_until=lease)
+                for row in take:
+                    row.lease_until = lease
+                claimed += take
+    return claimed, outcomes
+
+
+def process_many(delivery_ids) -> dict[int, Outcome]:
+    """`process` for a few deliveries with one claim: they are sent one after another, each outcome recorded as
+    soon as it is known."""
+    claimed, outcomes = claim_many(delivery_ids, timezone.now())
+    for delivery in claimed:
+        now = timezone.now()
+        answer = send(delivery, now)
+        outcomes[delivery.pk] = record(delivery, answer, now + dt.timedelta(milliseconds=answer.duration_ms))
+    return outcomes
 
 
 def request_parts(delivery: WebhookDelivery, now: dt.datetime) -> tuple[bytes, dict[str, str]]:

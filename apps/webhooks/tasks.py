@@ -59,15 +59,17 @@ def deliver(delivery_id: int) -> str:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def deliver_many(delivery_ids: list[int]) -> int:
-    """`deliver` for a few deliveries of one subscription in turn; what is left after BATCH_SECONDS goes on in a
-    new task, so a worker is never held long."""
+    """`deliver` for a few deliveries of one subscription, claimed a concurrency limit's worth at a time (one
+    claim per group); what is left after BATCH_SECONDS goes on in a new task, so a worker is never held long."""
     started = time.monotonic()
-    for position, delivery_id in enumerate(delivery_ids):
-        if position and time.monotonic() - started > BATCH_SECONDS:
-            if not _eager():
-                deliver_many.delay(delivery_ids[position:])
-                return position
-        deliver(delivery_id)
+    step = max(1, settings.WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION)
+    for position in range(0, len(delivery_ids), step):
+        if position and time.monotonic() - started > BATCH_SECONDS and not _eager():
+            deliver_many.delay(delivery_ids[position:])
+            return position
+        for delivery_id, outcome in sending.process_many(delivery_ids[position : position + step]).items():
+            if outcome.state == "retry" and outcome.retry_in is not None and not _eager():
+                deliver.apply_async((delivery_id,), countdown=outcome.retry_in)
     return len(delivery_ids)
 
 

@@ -392,3 +392,22 @@ def test_a_batch_of_events_from_one_write_is_delivered_one_request_each(
     assert sorted(e["type"] for e in events) == ["class.created"] * 3 + ["class.series_changed"]
     assert len({e["id"] for e in events}) == 4
     assert set(WebhookDelivery.objects.values_list("status", flat=True)) == {"succeeded"}
+
+
+def test_one_claim_leases_at_most_the_limit_and_defers_the_rest(organization, settings, other_organization):
+    settings.WEBHOOK_MAX_CONCURRENCY_PER_SUBSCRIPTION = 2
+    hook = make_subscription(organization)
+    off = make_subscription(other_organization, is_active=False)
+    rows = [make_delivery(hook) for _ in range(3)]
+    disabled = make_delivery(off)
+    done = make_delivery(hook, status="succeeded")
+    now = timezone.now()
+    claimed, outcomes = delivery.claim_many([r.pk for r in rows] + [disabled.pk, done.pk], now)
+    assert [d.pk for d in claimed] == [rows[0].pk, rows[1].pk]
+    assert {pk: o.state for pk, o in outcomes.items()} == {
+        rows[2].pk: "deferred",
+        disabled.pk: "failed",
+        done.pk: "skipped",
+    }
+    assert WebhookDelivery.objects.filter(lease_until__gt=now).count() == 2
+    assert WebhookDelivery.objects.get(pk=disabled.pk).status == "failed"
