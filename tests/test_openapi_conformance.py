@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 from apps.billing.models import RevenueAccount
 from apps.messaging.models import Message
 from apps.webhooks.models import WebhookSubscription
+from apps.website.models import Website
 from tests.class_bookings.factories import make_class_booking
 from tests.factories import make_class, make_contact, make_membership
 from tests.invoices.factories import invoice
@@ -826,11 +827,15 @@ def test_templates_and_messages(c, api, organization, contact):
     c(api, "post", f"{PLATFORM}/messages", 400, data={**body, "status": "sent"})
 
 
-def test_website_pages_sections_publishing(c, api, club):
+def test_website_pages_sections_publishing(c, api, club, settings):
     base = f"{PLATFORM}/website"
     c(api, "get", f"{PLATFORM}/websites", 200)
     website = c(api, "get", base, 200)
     c(api, "get", PLATFORM + "/websites/{id}", 200, id=website["id"])
+    Website.objects.filter(pk=website["id"]).update(domain="www.padelpalace.example")
+    settings.WEBSITE_DOMAIN_TXT_RESOLVER = "tests.website.test_custom_domains.fake_txt_records"  # no DNS in tests
+    checked = c(api, "post", PLATFORM + "/websites/{id}/verify-domain", 200, id=website["id"])
+    assert checked["verified"] is False and checked["record"]["type"] == "TXT"
     c(api, "patch", base, 200, data={"name": "Padel Palace", "clubId": club.id})
     hero = {"type": "hero", "config": {"title": "Welcome"}, "translations": {"es": {"title": "Hola"}}}
     page = c(api, "post", f"{base}/pages", 201, data={"slug": "home", "title": "Home", "sections": [hero]})
