@@ -1,8 +1,8 @@
 """Booking, player, class booking (roster row), waitlist entry and check-in shapes.
 
 Value rows with the area and contact columns joined; a booking page loads its area bookings' players in one more
-query. Embedded contact e-mails are null unless the caller holds `contacts:read`; event payloads are
-presented with no scopes, so they never carry one.
+query. Embedded contact e-mails are null unless the caller holds `contacts:read` (declared with `RequiresScope`);
+event payloads are presented with every scope and narrowed per reader (webhooks, the event feed).
 """
 
 import datetime as dt
