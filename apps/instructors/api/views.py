@@ -98,9 +98,7 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
         return Response(calendar_feed.feed_body(calendar_feed.rotate(self.get_object()), self.organization))
 
 
-@crud_schema_view(
-    "instructor_types",
-)
+@crud_schema_view("instructor_types")
 @extend_schema(tags=["instructors"])
 class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A category of instructor (coach, personal trainer)."""
