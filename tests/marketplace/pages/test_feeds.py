@@ -252,8 +252,10 @@ def test_the_club_feed_is_reused_until_a_class_changes(
 
 def test_an_instructor_feed_is_reused_until_the_teaching_changes(client, client_for, club, instructor, settings):
     settings.MARKETPLACE_PAGE_CACHE_SECONDS = 30
-    make_class(club, dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Yoga").instructors.add(instructor)
-    later = make_class(club, dt.datetime(2031, 3, 26, 10, 0, tzinfo=MADRID), name="Pilates")
+    make_class(
+        club.organization, club, start=dt.datetime(2031, 3, 25, 10, 0, tzinfo=MADRID), name="Yoga"
+    ).instructors.add(instructor)
+    later = make_class(club.organization, club, start=dt.datetime(2031, 3, 26, 10, 0, tzinfo=MADRID), name="Pilates")
     url = client_for("instructors:read classes:read").get(f"/v1/platform/instructors/{instructor.id}/calendar-feed")
     path = feed_path(url.json()["url"])
     first = client.get(path)
