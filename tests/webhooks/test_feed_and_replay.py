@@ -2,13 +2,17 @@
 same event ids again, in order, one replay at a time)."""
 
 import datetime as dt
+import threading
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from apps.domain_events.models import DomainEvent
+from apps.domain_events.services import emit
 from apps.webhooks import tasks
 from apps.webhooks.relay import relay_missed
+from tests.concurrency import race
 from tests.webhooks.conftest import WEBHOOKS, received, subscribe, verify
 from tests.webhooks.factories import make_delivery, make_event, make_subscription
 
@@ -157,3 +161,31 @@ def test_old_deliveries_and_events_are_trimmed_after_30_days(organization):
     assert tasks.trim() == {"deliveries": 1, "events": 1}
     assert list(DomainEvent.objects.values_list("id", flat=True)) == [new_event.id]
     assert list(hook.deliveries.values_list("id", flat=True)) == [recent.id]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_feed_follows_commit_order_not_write_order(organization):
+    """An event written first but committed last is numbered last, so a poller whose cursor passed the other event
+    still finds it after its cursor."""
+    written, release = threading.Event(), threading.Event()
+    ids = {}
+
+    def slow_writer():
+        with transaction.atomic():
+            emit(organization, "contact.created", {"id": 1})
+            ids["first_written"] = DomainEvent.objects.filter(data__id=1).values_list("id", flat=True).get()
+            written.set()
+            release.wait(10)  # committed only after the other write
+
+    def fast_writer():
+        written.wait(10)
+        with transaction.atomic():
+            emit(organization, "contact.created", {"id": 2})
+        ids["first_committed"] = DomainEvent.objects.filter(data__id=2).values_list("id", flat=True).get()
+        release.set()
+
+    race([slow_writer, fast_writer])
+    first_written = DomainEvent.objects.get(pk=ids["first_written"])
+    first_committed = DomainEvent.objects.get(pk=ids["first_committed"])
+    assert first_written.created_at < first_committed.created_at
+    assert first_committed.sequence < first_written.sequence
