@@ -7,12 +7,14 @@ headers say otherwise (at most 24 h, at least 5 min). A refusal is an error with
 re-fetch of a known client keeps the last good document (a transient outage does not lock a client out).
 """
 
+import hashlib
 import json
 import re
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -23,6 +25,9 @@ from .models import Client
 
 MAX_AGE_SECONDS = 86400
 MIN_AGE_SECONDS = 300
+# A document that could not be used is not fetched again for this long (a flood of authorization requests naming
+# a slow or broken URL costs one fetch, not one each).
+FAILURE_BACKOFF_SECONDS = 60
 MAX_AGE_RE = re.compile(r"max-age\s*=\s*(\d+)", re.IGNORECASE)
 TIMEOUT_SECONDS = 5.0
 MAX_BYTES = 64 * 1024
@@ -124,12 +129,20 @@ def resolve(client_id: str) -> Client:
             return existing  # a registered client with this id; never overwritten by a document
         if existing.cimd_expires_at and existing.cimd_expires_at > timezone.now():
             return existing
+    failure_key = "oauth-cimd-failure:" + hashlib.sha256(client_id.encode()).hexdigest()
+    if existing is None and (remembered := cache.get(failure_key)):
+        raise MetadataDocumentError(remembered)  # failed moments ago: not fetched again before FAILURE_BACKOFF
     try:
         document, max_age = fetch_document(client_id)
         fields = metadata_fields(client_id, document)
-    except MetadataDocumentError:
+    except MetadataDocumentError as error:
         if existing is not None:
-            return existing  # keep the last good document through a failed refresh
+            # Keep the last good document through a failed refresh, and try again only after the shortest cache life.
+            Client.objects.filter(pk=existing.pk).update(
+                cimd_expires_at=timezone.now() + timedelta(seconds=MIN_AGE_SECONDS)
+            )
+            return existing
+        cache.set(failure_key, str(error), FAILURE_BACKOFF_SECONDS)
         raise
     values = {
         "name": fields["client_name"],

@@ -6,6 +6,7 @@ import json
 import ssl
 import threading
 import time
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -13,6 +14,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from django.utils import timezone
 
 from apps.api import outbound
 from apps.oauth import cimd
@@ -205,3 +207,33 @@ def test_the_outbound_client_refuses_internal_addresses():
     with pytest.raises(outbound.OutboundError) as refused:
         outbound.fetch("http://example.com/client.json")
     assert refused.value.reason == "scheme"
+
+
+def test_a_document_is_reused_until_its_cache_lifetime_ends(documents):
+    client_id = documents.url("/client.json")
+    authorize(client_id)
+    stored = Client.objects.get(client_id=client_id)
+    lifetime = stored.cimd_expires_at - stored.created
+    assert timedelta(minutes=9) < lifetime <= timedelta(minutes=10)  # the document's `max-age=600`
+    documents.documents["/client.json"] = {**documents.documents["/client.json"], "client_name": "Renamed Agent"}
+    _, page = authorize(client_id)
+    assert "Metadata Agent" in page.content.decode()  # cached: not fetched again
+    Client.objects.filter(pk=stored.pk).update(cimd_expires_at=timezone.now() - timedelta(seconds=1))
+    _, page = authorize(client_id)
+    assert "Renamed Agent" in page.content.decode()
+    # A failed re-fetch keeps the last good document.
+    Client.objects.filter(pk=stored.pk).update(cimd_expires_at=timezone.now() - timedelta(seconds=1))
+    del documents.documents["/client.json"]
+    _, page = authorize(client_id)
+    assert page.status_code == 200 and "Renamed Agent" in page.content.decode()
+
+
+def test_a_failed_document_is_not_fetched_again_at_once(documents, monkeypatch):
+    fetches = []
+    real_fetch = cimd.fetch_document
+    monkeypatch.setattr(cimd, "fetch_document", lambda client_id: fetches.append(client_id) or real_fetch(client_id))
+    for _ in range(3):
+        _, page = authorize(documents.url("/redirect.json"))
+        assert page.status_code == 400
+        assert "it redirects (HTTP 302)" in page.content.decode()
+    assert len(fetches) == 1
