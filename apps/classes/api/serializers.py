@@ -275,7 +275,17 @@ class ClassCreateSerializer(ClassWriteSerializer):
     def to_internal_value(self, data):
         if isinstance(data, dict) and data.get("recurrence", ...) is None:  # null: a one-off class
             data = {key: value for key, value in data.items() if key != "recurrence"}
-        return super().to_internal_value(data)
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            # Only the recurrence failed: the class's own rules (endTime after startTime, the area in the club) are
+            # reported with it, so that one answer names every field to fix.
+            if set(exc.detail) == {"recurrence"}:
+                rest = {key: value for key, value in data.items() if key != "recurrence"}
+                class_only = ClassWriteSerializer(data=rest, context=self.context)
+                if not class_only.is_valid():
+                    exc.detail = {**class_only.errors, **exc.detail}
+            raise
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
