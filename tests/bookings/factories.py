@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from apps.bookings.models import Booking, Player
 from apps.clubs.models import Area, AreaType, Club
-from apps.contacts.models import Contact
+from tests.factories import make_contact as contact_for
 
 _seq = itertools.count(1)
 
@@ -29,13 +29,6 @@ def area_for(organization, max_players=4, **fields):
     fields.setdefault("name", f"Court {next(_seq)}")
     fields.setdefault("hourly_rate", "20.00")
     return Area.objects.create(organization=organization, club=club, area_type=area_type, **fields)
-
-
-def contact_for(organization, **fields):
-    n = next(_seq)
-    fields.setdefault("first_name", f"Player{n}")
-    fields.setdefault("email", f"player{n}@example.com")
-    return Contact.objects.create(organization=organization, **fields)
 
 
 def area_booking(organization, area=None, contact=None, start=None, hours=1, **fields):
