@@ -17,6 +17,11 @@ from .models import AccessToken, AuthorizationCode, Grant, RefreshToken
 from .resources import known_resource, mcp_resource
 
 
+def code_digest(code: str) -> str:
+    """Authorization codes are stored as their SHA-256, like tokens: the code in the redirect is never at rest."""
+    return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class PlatformOAuth2Validator(OAuth2Validator):
     # --- authorization codes -------------------------------------------------------------------------------
     def _create_authorization_code(self, request, code, expires=None):
@@ -29,12 +34,40 @@ class PlatformOAuth2Validator(OAuth2Validator):
             raise errors.AccessDeniedError(request=request)
         if not getattr(request, "resource", None):
             request.resource = [mcp_resource()]
-        row = super()._create_authorization_code(request, code, expires)
+        row = super()._create_authorization_code(request, {**code, "code": code_digest(code["code"])}, expires)
         AuthorizationCode.objects.filter(pk=row.pk).update(organization_id=organization_id)
         return row
 
+    def _code_row(self, code, client):
+        return AuthorizationCode.objects.filter(code=code_digest(code), application=client).first()
+
+    def get_code_challenge(self, code, request):
+        row = self._code_row(code, request.client)
+        return (row.code_challenge or None) if row else None
+
+    def get_code_challenge_method(self, code, request):
+        row = self._code_row(code, request.client)
+        return (row.code_challenge_method or None) if row else None
+
+    def confirm_redirect_uri(self, client_id, code, redirect_uri, client, *args, **kwargs):
+        row = self._code_row(code, client)
+        return row is not None and row.redirect_uri_allowed(redirect_uri)
+
+    def _check_and_set_request_resource(self, request):
+        """django-oauth-toolkit reads the code's resource by the code itself: give it the stored digest."""
+        if request.grant_type != "authorization_code":
+            return super()._check_and_set_request_resource(request)
+        raw = request.code
+        request.code = code_digest(raw)
+        try:
+            return super()._check_and_set_request_resource(request)
+        finally:
+            request.code = raw
+
     def validate_code(self, client_id, code, client, request, *args, **kwargs):
-        row = AuthorizationCode.objects.select_related("grant").filter(code=code, application=client).first()
+        row = (
+            AuthorizationCode.objects.select_related("grant").filter(code=code_digest(code), application=client).first()
+        )
         if row is None:
             return False
         if row.grant_id is not None:

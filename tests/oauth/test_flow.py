@@ -53,6 +53,7 @@ def test_the_whole_flow(flow, owner, organization, settings):
     assert params["state"] == f.state
     assert params["iss"] == settings.BASE_URL
     code_row = AuthorizationCode.objects.get()
+    assert code_row.code != params["code"] and len(code_row.code) == 64  # stored as its SHA-256 only
     assert code_row.organization == organization
     assert code_row.resource == [mcp_resource()]
 
