@@ -10,7 +10,7 @@ import json
 import logging
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import JsonResponse, QueryDict
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import OAuthLibCore, get_oauthlib_core
 
@@ -102,6 +102,33 @@ def ratelimited(request, error: str):
         )
 
 
+CORS_HEADERS = {
+    # Browser-based clients (the MCP Inspector, web agents) call these endpoints cross-origin. They take no cookies
+    # (a client authenticates with its id, secret and the PKCE verifier), so any origin may call them.
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type, Authorization",
+    "Access-Control-Max-Age": "600",
+}
+
+
+def cors(view):
+    """Answers the CORS preflight and marks every answer readable from any origin."""
+
+    def wrapped(request, *args, **kwargs):
+        if request.method == "OPTIONS":
+            response = HttpResponse(status=204)
+        else:
+            response = view(request, *args, **kwargs)
+        for name, value in CORS_HEADERS.items():
+            response[name] = value
+        return response
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return csrf_exempt(wrapped)
+
+
 def _only_post(request, error: str):
     if request.method != "POST":
         response = error_response(error, "Use POST.", status=405)
@@ -125,7 +152,7 @@ def _registration_data(kind, body) -> dict:
     return body
 
 
-@csrf_exempt
+@cors
 def register_view(request):
     refused = _only_post(request, "invalid_client_metadata")
     if refused:
@@ -202,7 +229,7 @@ def _run_oauthlib(request, params, create):
     return _oauthlib_response(headers, body, status)
 
 
-@csrf_exempt
+@cors
 def token_view(request):
     refused = _only_post(request, "invalid_request")
     if refused:
@@ -218,7 +245,7 @@ def token_view(request):
     return _run_oauthlib(request, params, get_oauthlib_core().create_token_response)
 
 
-@csrf_exempt
+@cors
 def revoke_view(request):
     refused = _only_post(request, "invalid_request")
     if refused:

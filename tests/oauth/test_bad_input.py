@@ -205,3 +205,16 @@ def test_a_nul_character_is_a_404_like_on_every_public_page():
 
 def test_the_authorize_endpoint_refuses_other_methods():
     assert HttpClient().put("/oauth/authorize").status_code == 405
+
+
+def test_browser_based_clients_may_call_the_endpoints_cross_origin():
+    for path in (REGISTER, TOKEN, REVOKE):
+        preflight = HttpClient().options(
+            path, HTTP_ORIGIN="https://inspector.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST"
+        )
+        assert preflight.status_code == 204
+        assert preflight["Access-Control-Allow-Origin"] == "*"
+        assert "POST" in preflight["Access-Control-Allow-Methods"]
+        assert "Content-Type" in preflight["Access-Control-Allow-Headers"]
+    answer = HttpClient().post(REGISTER, "{", content_type="application/json", HTTP_ORIGIN="https://inspector.example")
+    assert answer["Access-Control-Allow-Origin"] == "*"
