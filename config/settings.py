@@ -293,6 +293,8 @@ SPECTACULAR_SETTINGS = {
     # Every enum of the API is named after its TextChoices (apps/*/choices.py), whichever fields share it.
     "ENUM_NAME_OVERRIDES": {
         "AdjustmentTypeEnum": "apps.pricing.choices.AdjustmentType",
+        "WebhookDeliveryStatusEnum": "apps.webhooks.choices.DeliveryStatus",
+        "WebhookDisabledReasonEnum": "apps.webhooks.choices.DisabledReason",
         "AudienceEnum": "apps.pricing.choices.Audience",
         "AvailabilityStatusEnum": "apps.classes.choices.AvailabilityStatus",
         "BillingFrequencyEnum": "apps.billing.choices.BillingFrequency",

@@ -1026,10 +1026,10 @@ def test_webhooks_deliveries_and_event_feed(c, api, organization):
     c(
         api,
         "post",
-        PLATFORM + "/webhooks/{id}/deliveries/{delivery_id}/redeliver",
+        PLATFORM + "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
         201,
         id=created["id"],
-        delivery_id=delivery.id,
+        deliveryId=delivery.id,
     )
     since = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)).isoformat()
     c(api, "post", PLATFORM + "/webhooks/{id}/replay", 202, id=created["id"], data={"since": since})

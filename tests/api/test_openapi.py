@@ -116,6 +116,7 @@ def test_docs_page_renders(db):
 VERBS = {"cancel", "archive", "restore", "publish", "unpublish", "retire", "rollback", "pause", "resume"}
 VERBS |= {"duplicate", "refund", "promote", "redeliver", "payment", "quote", "rotate"}
 VERBS |= {"summary"}  # the report endpoints: `<resource>_summary`, not a list of "summaries"
+VERBS |= {"replay", "rotate_secret"}  # webhooks (API.md §5.19)
 SINGLETONS = {"me", "organization", "calendar_feed", "website", "layout", "styles", "seo_settings"}
 
 
@@ -128,7 +129,7 @@ def mcp_tool_name(path, method):
     parts = path.removeprefix("/v1/platform/").split("/")
     names = [p.replace("-", "_") for p in parts if not p.startswith("{")]
     action = None
-    if len(names) > 1 and names[-1] in VERBS and parts[-1] == names[-1]:
+    if len(names) > 1 and names[-1] in VERBS and parts[-1].replace("-", "_") == names[-1]:
         action = names.pop()
     resource = "_".join([_singular(n) for n in names[:-1]] + [names[-1]])
     if action is None:
@@ -170,7 +171,7 @@ def test_status_codes_and_error_bodies_are_documented(schema):
         scope_error = responses["403"]["content"]["application/json"]["schema"]
         assert {"$ref": "#/components/schemas/InsufficientScopeError"} in scope_error["oneOf"]
         if method == "post":
-            assert {"201", "200"} & set(responses), (path, method)
+            assert {"201", "200", "202"} & set(responses), (path, method)  # 202: a queued replay
             assert {"400", "409", "413", "415", "422"} <= set(responses), (path, method)
             header = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
             assert header and header[0]["in"] == "header" and header[0]["schema"]["maxLength"] == 255
@@ -185,10 +186,20 @@ def test_status_codes_and_error_bodies_are_documented(schema):
             assert "404" in responses, (path, method)
 
 
+# Cursor feeds (API.md §5.19): `{data, nextCursor, hasMore}` paged with `after`, not limit/offset pages.
+CURSOR_LISTS = {"webhook_events_list"}
+
+
 def test_lists_are_pages_with_limit_and_offset(schema):
     lists = [(p, op) for p, m, op in platform_operations(schema) if op["operationId"].endswith("_list")]
     assert len(lists) >= 18
     for path, operation in lists:
+        if operation["operationId"] in CURSOR_LISTS:
+            page = _response_schema(schema, operation, "200")
+            assert set(page["required"]) == {"data", "nextCursor", "hasMore"}, path
+            params = {p["name"] for p in operation["parameters"] if p["in"] == "query"}
+            assert {"after", "limit"} <= params, path
+            continue
         page = _response_schema(schema, operation, "200")
         assert set(page["required"]) == {"data", "total", "limit", "offset"}, path
         assert page["properties"]["data"]["type"] == "array"

@@ -21,7 +21,7 @@ def webhook_rows(organization, n):
 
 def delivery_ids(organization):
     delivery = make_delivery(make_subscription(organization, url="https://93.184.215.14/log"))
-    return {"id": delivery.subscription_id, "delivery_id": delivery.id}
+    return {"id": delivery.subscription_id, "deliveryId": delivery.id}
 
 
 def delivery_rows(organization, n):
@@ -57,7 +57,7 @@ CASES = [
     ),
     EndpointCase(
         "POST",
-        "/v1/platform/webhooks/{id}/deliveries/{delivery_id}/redeliver",
+        "/v1/platform/webhooks/{id}/deliveries/{deliveryId}/redeliver",
         "webhooks:write",
         setup=delivery_ids,
     ),

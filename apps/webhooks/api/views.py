@@ -80,7 +80,7 @@ FEED_LIMIT_MAX = 500
         "still has unsent deliveries. `since` older than 30 days or after `until`: 400.",
         request=ReplaySerializer,
         responses={
-            202: shape_serializer(ReplayQueued),
+            202: OpenApiResponse(shape_serializer(ReplayQueued), "Accepted: the deliveries are queued."),
             409: OpenApiResponse(ERROR, "CONFLICT: a replay is running, or the webhook is disabled."),
         },
     ),
@@ -165,8 +165,8 @@ class WebhookDeliveryViewSet(ListResourceMixin, PlatformViewSet):
         responses={201: DELIVERY.serializer, 409: OpenApiResponse(ERROR, "CONFLICT: the webhook is disabled.")},
         tags=["webhooks"],
     )
-    def redeliver(self, request, id, delivery_id):
-        delivery = self.get_queryset().filter(pk=delivery_id).first() if delivery_id <= MAX_DB_ID else None
+    def redeliver(self, request, id, deliveryId):  # noqa: N803 - the path parameter's API name
+        delivery = self.get_queryset().filter(pk=deliveryId).first() if deliveryId <= MAX_DB_ID else None
         if delivery is None:
             raise NotFound()
         copy = services.redeliver(delivery)
@@ -268,7 +268,7 @@ urlpatterns = [
         name="webhook-deliveries",
     ),
     path(
-        "webhooks/<int:id>/deliveries/<int:delivery_id>/redeliver",
+        "webhooks/<int:id>/deliveries/<int:deliveryId>/redeliver",
         WebhookDeliveryViewSet.as_view({"post": "redeliver"}),
         name="webhook-delivery-redeliver",
     ),
