@@ -2,7 +2,8 @@
 
 Refused: any address that is not globally routable (private, loopback, link-local, which includes the cloud
 metadata address 169.254.169.254, shared CGNAT space, multicast, reserved, unspecified), IPv4 embedded in IPv6
-(mapped, 6to4, Teredo) counted as its IPv4 address, and the IPv6 metadata address fd00:ec2::254. The check runs
+(mapped, 6to4, Teredo, NAT64) counted as its IPv4 address (the rule is `apps.api.outbound.is_public_address`, shared
+with the OAuth metadata-document fetches), and the IPv6 metadata address fd00:ec2::254. The check runs
 when a subscription's URL is set (every address the host resolves to) and again at every delivery on the address
 actually connected to, so a host that later resolves elsewhere (DNS rebinding) is refused at that moment.
 
@@ -10,14 +11,14 @@ actually connected to, so a host that later resolves elsewhere (DNS rebinding) i
 unsafe in production, since any API credential could then make the workers call internal services).
 """
 
-import ipaddress
 import socket
 from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from apps.api.outbound import is_public_address
+
 MAX_URL_LENGTH = 2048
-METADATA_ADDRESSES = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
 
 
 class RefusedAddress(Exception):
@@ -29,20 +30,8 @@ def private_networks_allowed() -> bool:
 
 
 def address_allowed(address: str) -> bool:
-    """Whether a webhook may connect to `address` (an IP literal)."""
-    if private_networks_allowed():
-        return True
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return False
-    if ip.version == 6:
-        embedded = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
-        if embedded is not None:
-            ip = embedded
-    if ip in METADATA_ADDRESSES:
-        return False
-    return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_link_local or ip.is_loopback)
+    """Whether a webhook may connect to `address` (an IP literal): the platform's one public-address rule."""
+    return private_networks_allowed() or is_public_address(address.split("%", 1)[0])
 
 
 def resolve(host: str, port: int) -> list[tuple]:
