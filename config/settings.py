@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "apps.oauth",
     "apps.webhooks",
+    "apps.observability",
 ]
 
 MIDDLEWARE = [
@@ -392,11 +393,42 @@ OAUTH2_PROVIDER = {
     "REQUEST_APPROVAL_PROMPT": "force",
 }
 
+# Operability (docs/configuration.md, "Observability").
+# /metrics answers these networks (CIDRs, matched against the client address) or a bearer METRICS_TOKEN; else 404.
+METRICS_ALLOWED_NETWORKS = env.list("METRICS_ALLOWED_NETWORKS", default=["127.0.0.1/32", "::1/128"])
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+# "json": one JSON object per line (time, level, logger, message, request_id, exception); anything else: plain.
+LOG_FORMAT = env("LOG_FORMAT", default="plain")
+SENTRY_DSN = env("SENTRY_DSN", default="")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "apps.api.logs.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "apps.api.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"django.request": {"level": "ERROR"}, "django.server": {"level": "WARNING"}},
 }
+
+if SENTRY_DSN:
+    # Error reporting only when configured: no personal data (no cookies, headers, user ids, bodies), no tracing
+    # unless asked for. The Django, Celery, Redis and logging integrations are enabled by the SDK itself.
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        send_default_pii=False,
+        environment=env("SENTRY_ENVIRONMENT", default="production"),
+        release=env("SENTRY_RELEASE", default=None),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+    )

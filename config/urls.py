@@ -11,6 +11,7 @@ from apps.invoices.views import invoice_pdf
 from apps.marketplace.api.views import not_found as marketplace_not_found
 from apps.marketplace.pages.urls import feed_urlpatterns, marketplace_urlpatterns
 from apps.mcp.views import mcp_endpoint
+from apps.observability.views import metrics
 
 platform_urls = [
     path("", include("apps.organizations.api.urls")),
@@ -50,6 +51,7 @@ urlpatterns = [
     path(f"{MCP_ADMIN}/readonly", mcp_endpoint, {"read_only": True}, name="mcp-admin-readonly"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     path("", include("apps.oauth.urls")),
     path("readyz", readyz, name="readyz"),
     path("v1/platform/", include(platform_urls)),

@@ -43,6 +43,7 @@ LAYERS = (
     "marketplace",
     "webhooks",
     "mcp",
+    "observability",
 )
 
 # Another app's models (and enum choices) are the shared schema, not a dependency on that app's behaviour: Django

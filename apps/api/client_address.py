@@ -35,3 +35,23 @@ def client_address(request) -> str:
                 return forwarded
     remote = meta.get("REMOTE_ADDR", "")
     return _normalized(remote) or remote[:100] or "unknown"
+
+
+def client_ip(request) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The exact address the request came from (same proxy rule, no /64 grouping), for allow-lists such as
+    `METRICS_ALLOWED_NETWORKS`; None when it is not an address."""
+    meta = request.META
+    trusted = settings.TRUSTED_PROXY_COUNT
+    if trusted > 0:
+        hops = [hop for hop in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+        if len(hops) >= trusted:
+            return _exact(hops[-trusted])
+    return _exact(meta.get("REMOTE_ADDR", ""))
+
+
+def _exact(value: str):
+    try:
+        address = ipaddress.ip_address(value.strip())
+    except ValueError:
+        return None
+    return address.ipv4_mapped if address.version == 6 and address.ipv4_mapped else address

@@ -1,15 +1,20 @@
-"""Request ids on every response, and JSON errors for Django-level failures under /v1/."""
+"""Request ids on every response (and in every log record of the request), request latency, and JSON errors for
+Django-level failures under /v1/."""
 
 import logging
 import re
+import time
 import uuid
 
+from django.conf import settings
 from django.http import HttpResponse
 
+from .logs import current_request_id
+from .metrics import observe_request
 from .renderers import dumps
 
 logger = logging.getLogger("apps.api")
-_INCOMING_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
+_INCOMING_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")  # fullmatch: `$` would let a trailing newline in
 # The public marketplace API has its own, shorter error bodies (`{error, details?}`), without a trace.
 PUBLIC_PREFIX = "/v1/public/"
 PUBLIC_INTERNAL_ERROR = {"error": "Internal error"}
@@ -22,16 +27,40 @@ def json_response(body: dict, status: int, request=None) -> HttpResponse:
     return response
 
 
+def incoming_request_id(request) -> str | None:
+    """The `X-Request-Id` the request arrived with, when a trusted proxy passed it on and it is sane (1-100 of
+    `A-Za-z0-9._-`). A proxy is trusted as for the client address (`TRUSTED_PROXY_COUNT`, apps/api/client_address.py):
+    the deployment declares its proxies and the request carries the `X-Forwarded-For` hops they add. Without that,
+    the header is the client's own and is ignored (a client must not choose the id under which its requests are
+    logged and reported)."""
+    trusted = settings.TRUSTED_PROXY_COUNT
+    if trusted <= 0:
+        return None
+    incoming = request.META.get("HTTP_X_REQUEST_ID", "")
+    if not incoming or not _INCOMING_ID.fullmatch(incoming):
+        return None
+    hops = [hop for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+    return incoming if len(hops) >= trusted else None
+
+
 class RequestIdMiddleware:
+    """First in MIDDLEWARE: gives the request its id (`request.request_id`, the `X-Request-Id` response header,
+    the `request_id` of every log record meanwhile) and times it for the latency histogram."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        incoming = request.headers.get("X-Request-Id", "")
-        request.request_id = incoming if _INCOMING_ID.match(incoming) else uuid.uuid4().hex
-        response = self.get_response(request)
-        response["X-Request-Id"] = request.request_id
-        return response
+        started = time.perf_counter()
+        request.request_id = incoming_request_id(request) or uuid.uuid4().hex
+        token = current_request_id.set(request.request_id)
+        try:
+            response = self.get_response(request)
+            response["X-Request-Id"] = request.request_id
+            observe_request(request, response.status_code, time.perf_counter() - started)
+            return response
+        finally:
+            current_request_id.reset(token)
 
     def process_exception(self, request, exception):
         if not request.path.startswith("/v1/"):

@@ -22,6 +22,7 @@ from rest_framework.throttling import BaseThrottle
 
 from . import ratelimit
 from .client_address import client_address
+from .metrics import count_refusal
 
 # Groups, and their requests per minute per client address (times RATE_LIMIT_MULTIPLIER).
 MARKETPLACE = "marketplace"  # the marketplace API's club search and profile
@@ -71,7 +72,10 @@ def consume(request, groups) -> tuple[ratelimit.BucketState, bool]:
     request = getattr(request, "_request", request)  # django-ratelimit reads the Django request
     states = [_state(request, group) for group in groups]
     exceeded = ratelimit.first_exceeded(states)
-    return (exceeded, True) if exceeded else (ratelimit.tightest(states), False)
+    if exceeded:
+        count_refusal(exceeded.bucket)
+        return exceeded, True
+    return ratelimit.tightest(states), False
 
 
 def refusal_headers(response, state: ratelimit.BucketState):

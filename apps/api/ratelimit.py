@@ -28,6 +28,7 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import BaseThrottle
 
 from .exceptions import ApiError
+from .metrics import count_refusal
 
 logger = logging.getLogger("apps.api")
 
@@ -152,6 +153,7 @@ class TooManyFailedAuthentications(ApiError):
     code = "TOO_MANY_FAILED_AUTHENTICATIONS"
 
     def __init__(self, retry_after: int):
+        count_refusal(FAILED_AUTHENTICATION)
         super().__init__(
             f"Too many requests with a missing or invalid credential from this address; retry in {retry_after} "
             "seconds.",
@@ -256,6 +258,8 @@ class BucketThrottle(BaseThrottle):
         states = consume(request, request.auth.rate_limit_key, view.get_rate_bucket(request))
         exceeded = first_exceeded(states)
         request._rate_limit_state = exceeded or tightest(states)
+        if exceeded is not None:
+            count_refusal(exceeded.bucket)
         return exceeded is None
 
     def wait(self):

@@ -21,7 +21,7 @@ from apps.notifications.channels import send_email
 from apps.organizations.choices import StaffRole
 from apps.organizations.models import StaffMembership
 
-from . import client, signing
+from . import client, metrics, signing
 from .choices import DeliveryStatus, DisabledReason
 from .envelope import envelope
 from .models import WebhookDelivery, WebhookSubscription
@@ -217,6 +217,7 @@ def record(delivery: WebhookDelivery, answer: client.Answer, now: dt.datetime) -
         relaxed_commit()
         # An update, not save(): a subscription deleted during the attempt took the row with it; nothing to record.
         WebhookDelivery.objects.filter(pk=delivery.pk).update(**{name: getattr(delivery, name) for name in fields})
+    metrics.record_attempt(outcome.state, (now - delivery.created_at).total_seconds())
     logger.info(
         "webhook delivery %s (%s to subscription %s) attempt %s: %s %s",
         delivery.pk,

@@ -119,8 +119,9 @@ def test_internal_error_hides_the_trace_and_repeats_the_request_id(api):
     assert b"Traceback" not in response.content
 
 
-def test_internal_error_keeps_an_incoming_request_id(api):
-    response = api.get("/v1/platform/_test/boom", HTTP_X_REQUEST_ID="trace-123")
+def test_internal_error_keeps_an_incoming_request_id_from_a_trusted_proxy(api, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    response = api.get("/v1/platform/_test/boom", HTTP_X_REQUEST_ID="trace-123", HTTP_X_FORWARDED_FOR="203.0.113.9")
     assert response["X-Request-Id"] == "trace-123"
     assert response.json()["details"]["requestId"] == "trace-123"
 

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ObservabilityConfig(AppConfig):
+    name = "apps.observability"
+    label = "observability"
