@@ -1,0 +1,102 @@
+"""Multiprocess mode under a real gunicorn with two workers: `/metrics` sums what every worker recorded."""
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.server_env import server_secrets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(port: int, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def gunicorn_two_workers(transactional_db, settings, tmp_path):
+    db = connection.settings_dict
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    (metrics_dir / "counter_1.db").write_bytes(b"left over from a previous run")  # must not be summed
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "REDIS_URL": django_settings.CACHES["default"].get("LOCATION", "") or os.environ.get("REDIS_URL", ""),
+        "LOG_LEVEL": "WARNING",
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+        **server_secrets(settings),
+    }
+    port = _free_port()
+    cmd = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-w", "2"]
+    cmd += ["-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60  # a loaded machine starts gunicorn slowly
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode()[-2000:])
+            try:
+                if _get(port, "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.2)
+        yield port, metrics_dir
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def healthz_count(body: bytes) -> float:
+    for family in text_string_to_metric_families(body.decode()):
+        for sample in family.samples:
+            if sample.name == "http_request_duration_seconds_count" and sample.labels.get("route") == "/healthz":
+                return sample.value
+    return 0.0
+
+
+def test_the_scrape_sums_every_worker(gunicorn_two_workers):
+    port, metrics_dir = gunicorn_two_workers
+    status, body = _get(port, "/metrics")
+    assert status == 200
+    before = healthz_count(body)
+    sent = 0
+    # Until both workers have served some (each writes its own histogram file), so one worker's count alone
+    # would fall short of the total.
+    while sent < 40 or (len(list(metrics_dir.glob("histogram_*.db"))) < 2 and sent < 400):
+        assert _get(port, "/healthz")[0] == 200
+        sent += 1
+    assert len(list(metrics_dir.glob("histogram_*.db"))) == 2
+    status, body = _get(port, "/metrics")
+    assert status == 200
+    # Whichever worker served each request (and whichever answers the scrape), every one is counted once.
+    assert healthz_count(body) - before == sent
+    assert not (metrics_dir / "counter_1.db").exists()  # emptied when gunicorn started
