@@ -146,6 +146,17 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A streaming read replica of DATABASE_URL: lists, reports and marketplace search read from it, everything else
+# (every write, any read after a write in the same request, credentials, Celery, the admin) uses the primary
+# (apps/kernel/db_routing.py, docs/deployment.md). Unset, there is one database and no router.
+DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = env.db("DATABASE_REPLICA_URL")
+    DATABASES["replica"]["CONN_MAX_AGE"] = DATABASES["default"]["CONN_MAX_AGE"]
+    DATABASES["replica"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_HEALTH_CHECKS"]
+    DATABASES["replica"]["OPTIONS"] = dict(DATABASES["default"].get("OPTIONS", {}))
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # tests see the primary's test database through it
+    DATABASE_ROUTERS = ["apps.kernel.db_routing.PrimaryReplicaRouter"]
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:

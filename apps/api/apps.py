@@ -5,3 +5,11 @@ class ApiConfig(AppConfig):
     name = "apps.api"
     label = "api"
     verbose_name = "Platform API plumbing"
+
+    def ready(self):
+        from django.conf import settings
+
+        from apps.kernel import db_routing
+
+        if db_routing.REPLICA_DB_ALIAS in settings.DATABASES:
+            db_routing.connect_signals()  # before the first request (the router itself connects on first use)

@@ -33,6 +33,8 @@ from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.kernel import db_routing
+
 from . import bodylimit, idempotency, ratelimit
 from .client_address import client_address
 from .credentials import Credential
@@ -77,6 +79,7 @@ class PlatformViewMixin:
     http_method_names = ["get", "post", "patch", "delete", "head"]
     throttle_classes = [ratelimit.BucketThrottle]
     idempotent_request = None  # the claimed Idempotency-Key of this POST, if it sent one
+    replica_read_actions = frozenset({"list"})  # besides the reports: see reads_from_replica()
 
     @property
     def organization(self):
@@ -129,6 +132,16 @@ class PlatformViewMixin:
             self.idempotent_request = idempotency.begin(request, request.auth)
             if self.idempotent_request is not None and self.idempotent_request.replay is not None:
                 raise idempotency.Replay(self.idempotent_request.replay)
+        if self.reads_from_replica(request):
+            db_routing.read_from_replica()  # after authentication: credentials are always read on the primary
+
+    def reads_from_replica(self, request) -> bool:
+        """Lists and the reports (the actions counted against the `reports` bucket) may read from a configured
+        replica; the router still keeps them on the primary once the request wrote."""
+        if request.method not in ("GET", "HEAD"):
+            return False
+        action = self.current_action()
+        return action in self.replica_read_actions or self.rate_buckets.get(action) == ratelimit.REPORTS
 
     def check_query_params(self, request):
         """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it); more

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import connection
+from django.db import connections
 from django.db.models import F, FloatField, Func, Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -225,7 +225,7 @@ def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, li
     )
     sql, params = first.union(*others, all=True).query.sql_with_params()
     busy = defaultdict(list)
-    with connection.cursor() as cursor:
+    with connections[first.db].cursor() as cursor:  # the replica when the search reads from one
         cursor.execute(sql, params)
         for area_id, b_start, b_end in cursor.fetchall():
             busy[area_id].append((b_start, b_end))

@@ -20,6 +20,7 @@ from apps.api.exceptions import ValidationFailed, to_api_error
 from apps.api.middleware import PUBLIC_NOT_FOUND, json_response
 from apps.api.pagination import page_body
 from apps.api.resources import shape_serializer
+from apps.kernel import db_routing
 
 from .. import freshness, gazetteer, offers, search
 from ..profile import ClubNotFound, club_profile
@@ -97,6 +98,7 @@ class MarketplaceView(APIView):
     throttle_classes = [public_limits.AddressThrottle]
     address_limits = (public_limits.MARKETPLACE,)
     http_method_names = ["get", "head"]
+    replica_reads = False  # a search: may read from a configured replica (apps/kernel/db_routing.py)
 
     def get_exception_handler(self):
         return lambda exc, context: marketplace_error(exc)
@@ -112,6 +114,8 @@ class MarketplaceView(APIView):
             raise RouteNotFound()
         super().initial(request, *args, **kwargs)  # no authentication or permission: the throttles (429)
         bodylimit.enforce(request._request)
+        if self.replica_reads:
+            db_routing.read_from_replica(read_only=True)  # a search only reads, also when it is a POST
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -149,6 +153,8 @@ ERRORS = {
 
 
 class ClubSearchView(MarketplaceView):
+    replica_reads = True
+
     @extend_schema(
         operation_id="marketplace_search_clubs",
         summary="Search gyms",
@@ -201,6 +207,7 @@ class ClubProfileView(MarketplaceView):
 class OfferSearchView(MarketplaceView):
     address_limits = (public_limits.MARKETPLACE_OFFERS,)
     http_method_names = ["post"]
+    replica_reads = True
 
     @extend_schema(
         operation_id="marketplace_search_offers",
