@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.conf import settings
+
+from apps.kernel import db_routing
 
 
 class ApiConfig(AppConfig):
@@ -7,9 +10,5 @@ class ApiConfig(AppConfig):
     verbose_name = "Platform API plumbing"
 
     def ready(self):
-        from django.conf import settings
-
-        from apps.kernel import db_routing
-
         if db_routing.REPLICA_DB_ALIAS in settings.DATABASES:
             db_routing.connect_signals()  # before the first request (the router itself connects on first use)
