@@ -19,4 +19,4 @@ USER app
 
 EXPOSE 8000
 # Workers: WEB_CONCURRENCY (gunicorn reads it itself).
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--timeout", "30", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--timeout", "30", "--access-logfile", "-"]

@@ -10,7 +10,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 APP_SERVICES = ("web", "worker", "webhooks", "beat", "migrate")
 # Read by the processes themselves rather than by the settings.
-PROCESS_VARIABLES = {"WEB_CONCURRENCY"}  # gunicorn's worker count
+PROCESS_VARIABLES = {"WEB_CONCURRENCY", "PROMETHEUS_MULTIPROC_DIR"}  # gunicorn's worker count, config/gunicorn.py
 POSTGRES_IMAGE_VARIABLES = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "PGDATA"}
 
 
@@ -36,7 +36,8 @@ def test_the_services_of_the_production_shape():
     assert services["web"]["deploy"]["replicas"] == 2
     for name in APP_SERVICES:
         assert services[name]["build"] == "." and services[name]["image"] == "platform-app", name
-    assert services["web"]["command"][0] == "gunicorn"
+    procfile_web = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+    assert services["web"]["command"][:4] == procfile_web.split()[1:5]  # gunicorn -c config/gunicorn.py <app>
     assert services["web"]["healthcheck"]["test"]
     assert services["db"]["image"].startswith("postgres:")
     assert services["db-replica"]["image"] == services["db"]["image"]
