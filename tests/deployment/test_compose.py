@@ -3,6 +3,7 @@ structure checked, and every variable it gives the app is one config/settings.py
 renamed setting cannot leave the compose file silently configuring nothing."""
 
 import re
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -120,3 +121,10 @@ def test_the_image_and_the_load_balancer():
     assert ".env" in (ROOT / ".dockerignore").read_text().split()  # no local secrets baked into the image
     nginx = (ROOT / "docker" / "nginx.conf").read_text()
     assert "server web:8000" in nginx and "X-Forwarded-For" in nginx
+
+
+def test_the_postgres_scripts_are_valid_shell():
+    for script in sorted((ROOT / "docker" / "postgres").glob("*.sh")):
+        result = subprocess.run(["sh", "-n", str(script)], capture_output=True, text=True)
+        assert result.returncode == 0, (script.name, result.stderr)
+        assert script.stat().st_mode & 0o111, f"{script.name} must be executable (the image runs it)"
