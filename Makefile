@@ -15,7 +15,7 @@ PORT ?= 8000
 # The demo's published website answers on <slug>.$(SITE_HOST) (browsers resolve *.localhost to this machine).
 SITE_HOST ?= sites.localhost:$(PORT)
 
-.PHONY: run test install dotenv services lint bench worker beat migrate clean mcp1
+.PHONY: run test install dotenv services lint bench worker beat migrate clean mcp1 lint-tools
 
 # The handshake-era MCP client (official SDK 1.x) for tests/mcp: its package is named `mcp` like the 2.x client in
 # .venv, so it gets a small environment of its own.
@@ -36,6 +36,17 @@ $(MCP1_STAMP):
 
 mcp1: $(MCP1_STAMP)
 
+# The public OpenAPI linters (Redocly, Spectral) that tests/api/test_openapi_lint.py runs on the served document:
+# exact versions from tools/openapi-lint/package-lock.json, installed in that folder only (never globally).
+LINT_TOOLS := tools/openapi-lint
+LINT_STAMP := $(LINT_TOOLS)/node_modules/.installed
+
+$(LINT_STAMP): $(LINT_TOOLS)/package.json $(LINT_TOOLS)/package-lock.json
+	npm ci --prefix $(LINT_TOOLS) --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $(LINT_STAMP)
+
+lint-tools: $(LINT_STAMP)
+
 # With DEBUG off (the default) nothing starts on the development secrets: give this checkout its own in .env.
 # `make test` does not need it.
 dotenv:
@@ -54,7 +65,7 @@ run: install dotenv
 services:
 	@bash scripts/ensure-services.sh
 
-test: install mcp1 services
+test: install mcp1 lint-tools services
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 		$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@echo "make test: the list and read tests again with FAST_READ=0"
@@ -78,4 +89,4 @@ migrate: install dotenv
 	$(BIN)/python manage.py migrate --noinput
 
 clean:
-	rm -rf $(VENV) .venv-mcp1 db.sqlite3
+	rm -rf $(VENV) .venv-mcp1 $(LINT_TOOLS)/node_modules db.sqlite3

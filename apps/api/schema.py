@@ -128,6 +128,8 @@ class PlatformAutoSchema(AutoSchema):
             return None
         scope = self.required_scope()
         if scope is None:
+            # Public: said explicitly, so no reader (or linter) takes a missing requirement for a forgotten one.
+            operation.setdefault("security", [])
             return operation
         method = self.method.lower()
         if method == "post" and not any(
@@ -242,30 +244,103 @@ def only_public_paths(endpoints, **kwargs):
     return [e for e in endpoints if e[0].startswith("/v1/")]
 
 
-NULL_ONLY = {"enum": [None], "nullable": True}
+def null_branch(kind: str) -> dict:
+    """The "or null" alternative: `nullable` next to a `type`, as OAS 3.0.3 defines it (and as the linters require)."""
+    return {"type": kind, "nullable": True, "enum": [None]}
 
 
-def _nullable_refs(node):
-    """`{allOf: [$ref], nullable: true}` (drf-spectacular's spelling) rejects null in OAS 3.0 validators, because
-    `nullable` only widens a `type` in the same object. Spell it as "the object or null" so every validator and
-    client generator reads it the same way."""
+def _resolved(branch: dict, schemas: dict) -> dict:
+    if "$ref" in branch:
+        return schemas.get(branch["$ref"].rsplit("/", 1)[-1], {})
+    return branch
+
+
+def _typed_nullables(node, schemas):
+    """`nullable` only widens a `type` in the same schema object (OAS 3.0.3), so drf-spectacular's `{allOf: [$ref],
+    nullable: true}` means "not null" to strict validators, and a `nullable` beside `oneOf` with no `type` is
+    ambiguous to linters and client generators. Every such wrapper becomes its branches plus a typed null branch
+    (`{type, nullable: true, enum: [null]}`, the branches' own type): one spelling every validator, linter and
+    generator reads as "this or null"."""
     if isinstance(node, list):
-        return [_nullable_refs(item) for item in node]
+        return [_typed_nullables(item, schemas) for item in node]
     if not isinstance(node, dict):
         return node
-    node = {key: _nullable_refs(value) for key, value in node.items()}
-    if node.get("nullable") is True and "type" not in node:
-        for keyword in ("allOf", "oneOf", "anyOf"):
-            branches = node.get(keyword)
-            if isinstance(branches, list) and len(branches) == 1 and "$ref" in branches[0]:
-                rest = {k: v for k, v in node.items() if k not in (keyword, "nullable")}
-                return {**rest, "oneOf": [branches[0], dict(NULL_ONLY)]}
+    node = {key: _typed_nullables(value, schemas) for key, value in node.items()}
+    if node.get("nullable") is not True or "type" in node:
+        return node
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        branches = node.get(keyword)
+        if not isinstance(branches, list) or not branches:
+            continue
+        if keyword == "allOf" and len(branches) > 1:
+            return node  # an intersection: not produced by the API's serializers; the linter test would report it
+        resolved = [_resolved(branch, schemas) for branch in branches]
+        rest = {k: v for k, v in node.items() if k not in (keyword, "nullable")}
+        if any(b.get("enum") == [None] or b.get("nullable") is True for b in resolved):
+            return {**rest, "oneOf" if keyword == "allOf" else keyword: branches}  # null is already a branch
+        kinds = [b.get("type") for b in resolved if b.get("type")]
+        kind = kinds[0] if kinds and all(k == kinds[0] for k in kinds) else "object"
+        return {**rest, "oneOf" if keyword == "allOf" else keyword: [*branches, null_branch(kind)]}
     return node
 
 
+def _described_operations(paths):
+    """Every operation has a description (the linters' rule, and what a reader of /v1/docs looks for): an operation
+    without its own docstring gets one derived from what the document already states about it — its summary,
+    the scope it requires and its rate buckets."""
+    for item in paths.values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or operation.get("description"):
+                continue
+            summary = (operation.get("summary") or operation.get("operationId", "")).rstrip(".")
+            parts = [f"{summary}."]
+            if "x-required-scope" in operation:
+                scope = operation["x-required-scope"]
+                if scope is None:
+                    parts.append("Any valid credential of the organization may call it.")
+                elif isinstance(scope, str):
+                    parts.append(f"Requires the `{scope}` scope.")
+                elif isinstance(scope, dict):
+                    parts.append("Requires all of the scopes " + ", ".join(f"`{s}`" for s in scope["allOf"]) + ".")
+                else:
+                    parts.append("Requires any one of the scopes " + ", ".join(f"`{s}`" for s in scope) + ".")
+            elif operation.get("security") == []:
+                parts.append("Public: no credential is needed.")
+            buckets = operation.get("x-rate-limit-bucket")
+            if buckets:
+                parts.append("Counts against the rate buckets " + ", ".join(f"`{b}`" for b in buckets) + ".")
+            operation["description"] = " ".join(parts)
+
+
+def _declared_tags(result):
+    """Every tag an operation uses is declared, in order of first use, described by the operations it groups."""
+    declared = {tag["name"]: tag for tag in result.get("tags", [])}
+    grouped: dict[str, list[str]] = {}
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict):
+                for tag in operation.get("tags", []):
+                    grouped.setdefault(tag, []).append(operation.get("summary") or operation.get("operationId", ""))
+    tags = []
+    for name, summaries in grouped.items():
+        tag = dict(declared.get(name, {"name": name}))
+        if not tag.get("description"):
+            listed = "; ".join(summary[:1].lower() + summary[1:] for summary in summaries)
+            tag["description"] = f"Operations: {listed}."
+        tags.append(tag)
+    tags += [tag for name, tag in declared.items() if name not in grouped]
+    result["tags"] = tags
+
+
 def add_security_schemes(result, generator, request, public):
-    result["paths"] = _nullable_refs(result.get("paths", {}))
-    result.setdefault("components", {})["schemas"] = _nullable_refs(result["components"].get("schemas", {}))
+    raw_schemas = result.setdefault("components", {}).get("schemas", {})
+    result["paths"] = _typed_nullables(result.get("paths", {}), raw_schemas)
+    result["components"]["schemas"] = _typed_nullables(raw_schemas, raw_schemas)
+    _described_operations(result["paths"])
+    _declared_tags(result)
+    result["info"].setdefault(
+        "contact", {"name": settings.SPECTACULAR_SETTINGS["TITLE"], "url": f"{settings.BASE_URL}/v1/docs"}
+    )
     components = result.setdefault("components", {})
     components.setdefault("securitySchemes", {}).update(
         {

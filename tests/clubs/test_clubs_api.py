@@ -241,5 +241,5 @@ def test_openapi_club_fields_nullable_as_the_spec_types_them(client):
     for name in ("slug", "address", "city", "state", "country", "postalCode", "phone", "email", "website", "logo"):
         assert properties[name].get("nullable") is True, name
     rating = properties["rating"]
-    assert {"enum": [None], "nullable": True} in rating.get("oneOf", []), rating
+    assert {"type": "object", "nullable": True, "enum": [None]} in rating.get("oneOf", []), rating
     assert properties["name"].get("nullable") is not True and properties["id"]["type"] == "integer"
