@@ -2,7 +2,6 @@
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from apps.api import ratelimit
-from tests.server_env import server_secrets
+from tests.server_env import free_port, server_secrets, wait_until_up
 
 from .conftest import PROBES, bearer
 
@@ -157,26 +156,6 @@ def test_window_end_is_stable_within_a_window_and_moves_after():
 # --- two real server processes sharing Redis -------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_until_up(port: int, proc, deadline: float):
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited early: {proc.stderr.read().decode()[-2000:]}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/v1/nothing")
-            conn.getresponse().read()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("server did not start")
-
-
 @pytest.fixture
 def two_servers(transactional_db, settings):
     """Two gunicorn processes (one worker each) serving the test database and the same Redis database."""
@@ -195,14 +174,14 @@ def two_servers(transactional_db, settings):
     procs, ports = [], []
     try:
         for _ in range(2):
-            port = _free_port()
+            port = free_port()
             cmd = [sys.executable, "-m", "gunicorn", "config.wsgi", "-w", "1", "-b", f"127.0.0.1:{port}"]
             cmd += ["--log-level", "warning"]
             procs.append(subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
             ports.append(port)
         deadline = time.monotonic() + 60  # generous: a loaded CI machine starts gunicorn slowly
         for port, proc in zip(ports, procs, strict=True):
-            _wait_until_up(port, proc, deadline)
+            wait_until_up(port, proc, deadline, path="/v1/nothing")
         yield ports
     finally:
         for proc in procs:

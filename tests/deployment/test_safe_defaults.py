@@ -4,7 +4,6 @@ and does not get the demo seeded by accident."""
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from django.db import connection
 
 from apps.organizations.management.commands import seed_demo
 from apps.organizations.models import Organization
+from tests.server_env import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me-in-production"
@@ -34,12 +34,6 @@ def environment(**overrides) -> dict[str, str]:
 
 def run(args, timeout=90, **env) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=ROOT, env=environment(**env), capture_output=True, text=True, timeout=timeout)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class TestEntryPointsRefuseDevelopmentSecrets:

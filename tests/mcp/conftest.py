@@ -3,7 +3,6 @@
 import http.client
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -14,31 +13,13 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
+from tests.server_env import free_port, wait_until_up
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_SECRETS = {"SECRET_KEY": secrets.token_hex(32), "API_KEY_PEPPER": secrets.token_hex(32)}
 
 MODERN = "2026-07-28"
 META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_until_up(port: int, proc, deadline: float):
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited early: {proc.stderr.read().decode()[-3000:]}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/healthz")
-            conn.getresponse().read()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("server did not start")
 
 
 class LiveServer:
@@ -66,7 +47,7 @@ class LiveServer:
 def mcp_server(django_db_setup):
     """One gunicorn (two threads, as production runs) on the test database and the tests' Redis database."""
     db = connection.settings_dict
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -81,7 +62,7 @@ def mcp_server(django_db_setup):
     cmd += ["--log-level", "warning", "--timeout", "120"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        _wait_until_up(port, proc, time.monotonic() + 30)
+        wait_until_up(port, proc, time.monotonic() + 30)
         yield LiveServer(port)
     finally:
         proc.terminate()

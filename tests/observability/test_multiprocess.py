@@ -2,7 +2,6 @@
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,15 +12,9 @@ from django.conf import settings as django_settings
 from django.db import connection
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server_env import server_secrets
+from tests.server_env import free_port, server_secrets
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(port: int, path: str) -> tuple[int, bytes]:
@@ -49,7 +42,7 @@ def gunicorn_two_workers(transactional_db, settings, tmp_path):
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
         **server_secrets(settings),
     }
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-w", "2"]
     cmd += ["-b", f"127.0.0.1:{port}", "--log-level", "warning"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
