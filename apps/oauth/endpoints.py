@@ -229,8 +229,8 @@ def _run_oauthlib(request, params, create):
     return _oauthlib_response(headers, body, status)
 
 
-@cors
-def token_view(request):
+def _oauthlib_endpoint(request, required: str, answer: str):
+    """POST only, the body read as token parameters, `required` present, then oauthlib's `answer` method."""
     refused = _only_post(request, "invalid_request")
     if refused:
         return refused
@@ -239,25 +239,19 @@ def token_view(request):
         params = _token_params(kind, body)
     except BadRequest as exc:
         return error_response(exc.error, exc.description, exc.status, exc.headers)
-    names = {key for key, _ in params}
-    if "grant_type" not in names:
-        return error_response("invalid_request", "grant_type is required.")
-    return _run_oauthlib(request, params, get_oauthlib_core().create_token_response)
+    if required not in {key for key, _ in params}:
+        return error_response("invalid_request", f"{required} is required.")
+    return _run_oauthlib(request, params, getattr(get_oauthlib_core(), answer))
+
+
+@cors
+def token_view(request):
+    return _oauthlib_endpoint(request, "grant_type", "create_token_response")
 
 
 @cors
 def revoke_view(request):
-    refused = _only_post(request, "invalid_request")
-    if refused:
-        return refused
-    try:
-        kind, body = read_body(request, "invalid_request")
-        params = _token_params(kind, body)
-    except BadRequest as exc:
-        return error_response(exc.error, exc.description, exc.status, exc.headers)
-    if "token" not in {key for key, _ in params}:
-        return error_response("invalid_request", "token is required.")
-    response = _run_oauthlib(request, params, get_oauthlib_core().create_revocation_response)
+    response = _oauthlib_endpoint(request, "token", "create_revocation_response")
     if response.status_code == 200:
         return JsonResponse({}, status=200)
     return response
