@@ -15,9 +15,9 @@ import pytest
 from django.db import connection
 
 from apps.contacts.models import Contact
+from tests.server_env import free_port, wait_until_up
 
 from .conftest import PROBES
-from .test_ratelimit import _free_port, _wait_until_up
 
 pytestmark = pytest.mark.urls("tests.api.urls_for_tests")
 
@@ -117,7 +117,7 @@ def server(django_db_setup):
         **SERVER_SECRETS,  # with DEBUG off the server refuses development secrets
     }
     root = Path(__file__).resolve().parents[2]
-    port = _free_port()
+    port = free_port()
     cmd = [
         sys.executable,
         "-m",
@@ -132,7 +132,7 @@ def server(django_db_setup):
     ]
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        _wait_until_up(port, proc, time.monotonic() + 15)
+        wait_until_up(port, proc, time.monotonic() + 15, path="/v1/nothing")
         yield port
     finally:
         proc.terminate()

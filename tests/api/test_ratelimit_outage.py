@@ -5,8 +5,7 @@ import logging
 import pytest
 
 from apps.api import ratelimit
-
-from .test_ratelimit import _free_port
+from tests.server_env import free_port
 
 ME = "/v1/platform/me"
 
@@ -17,7 +16,7 @@ def redis_down(settings):
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": f"redis://127.0.0.1:{_free_port()}/0",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
         }
     }
 
