@@ -44,6 +44,7 @@ from apps.classes.models import ClassOccurrence  # noqa: E402
 from apps.clubs.models import Club  # noqa: E402
 from apps.contacts.models import Contact  # noqa: E402
 from apps.organizations.models import ApiKey, Organization  # noqa: E402
+from bench.table import emit  # noqa: E402
 
 
 def setup(capacity: int, people: int):
@@ -130,6 +131,14 @@ def main():
     unexpected = {k: n for k, n in outcomes.items() if k not in {(201, None), (409, "CLASS_FULL")}}
     ok = confirmed == min(args.capacity, total) and not unexpected
     print("OK" if ok else f"FAILED: overbooked or unexpected answers {unexpected}")
+    emit(
+        row="class-booking-contention",
+        label=f"POST /v1/platform/classes/{{id}}/bookings, {args.threads} threads, one class of {args.capacity}",
+        rps=total / elapsed,
+        p50=statistics.median(latencies) * 1000,
+        p99=percentile(latencies, 99) * 1000,
+        note=f"in process; {confirmed} confirmed of capacity {args.capacity}, {summary}",
+    )
     return 0 if ok else 1
 
 

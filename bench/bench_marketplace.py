@@ -34,6 +34,7 @@ from zoneinfo import ZoneInfo
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.run import CONCURRENCY, REQUESTS, SECONDS, ensure_database, free_port, load, start_server  # noqa: E402
+from bench.table import emit, measured, reset_worker_peaks, worker_peak_mib  # noqa: E402
 
 CITIES = [
     ("Madrid, ES", 40.4168, -3.7038),
@@ -187,8 +188,8 @@ def offer_body(city: str, day: dt.date) -> bytes:
     return json.dumps(body).encode()
 
 
-def capture(day: dt.date) -> None:
-    """The API's answers for the bare twins, and a look at one of each."""
+def capture(day: dt.date) -> dict[str, int]:
+    """The API's answers for the bare twins, and a look at one of each; returns the queries of each request."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -210,10 +211,12 @@ def capture(day: dt.date) -> None:
         "(computed, cache off)"
     )
     (capture_dir / "marketplace-offers.json").write_bytes(offers.content)
-    clubs = client.get(f"/v1/public/search/clubs?location=Madrid&date={day.isoformat()}")
+    with CaptureQueriesContext(connection) as club_queries:
+        clubs = client.get(f"/v1/public/search/clubs?location=Madrid&date={day.isoformat()}")
     assert clubs.status_code == 200, clubs.content[:300]
     print(f"clubs around Madrid: {clubs.json()['total']}")
     (capture_dir / "marketplace-clubs.json").write_bytes(clubs.content)
+    return {"offers": len(queries), "clubs": len(club_queries)}
 
 
 def in_process(day: dt.date, rounds: int = 5) -> None:
@@ -260,7 +263,7 @@ def main():
 
     day = bench_day()
     seed(day)
-    capture(day)
+    queries = capture(day)
     in_process(day)
     connections.close_all()
 
@@ -274,13 +277,17 @@ def main():
         warm = {"total": 200, "seconds": 10, "concurrency": CONCURRENCY}
         load(port, OFFERS, json_headers, method="POST", bodies=offer_bodies, **warm)
         load(port, "/bench/bare/marketplace-offers", json_headers, method="POST", bodies=[b"{}"], **warm)
+        reset_worker_peaks(server.pid)
         offers = load(port, OFFERS, json_headers, REQUESTS, SECONDS, CONCURRENCY, "POST", offer_bodies)
+        offers["memory_mib"] = worker_peak_mib(server.pid)
         bare = load(
             port, "/bench/bare/marketplace-offers", json_headers, REQUESTS, SECONDS, CONCURRENCY, "POST", [b"{}"]
         )
         rows.append(("POST /v1/public/network/search/offers", offers, bare))
         load(port, club_paths, {}, **warm)
+        reset_worker_peaks(server.pid)
         clubs = load(port, club_paths, {}, REQUESTS, SECONDS, CONCURRENCY)
+        clubs["memory_mib"] = worker_peak_mib(server.pid)
         bare_clubs = load(port, "/bench/bare/marketplace-clubs", {}, REQUESTS, SECONDS, CONCURRENCY)
         rows.append(("GET /v1/public/search/clubs?location&date", clubs, bare_clubs))
     finally:
@@ -293,7 +300,9 @@ def main():
     server = start_server(port)
     try:
         load(port, OFFERS, json_headers, method="POST", bodies=offer_bodies, **warm)
+        reset_worker_peaks(server.pid)
         uncached = load(port, OFFERS, json_headers, REQUESTS, SECONDS, CONCURRENCY, "POST", offer_bodies)
+        uncached["memory_mib"] = worker_peak_mib(server.pid)
         rows.insert(1, ("POST …/search/offers (offer cache off)", uncached, bare))
     finally:
         server.terminate()
@@ -309,6 +318,11 @@ def main():
         )
         if api["errors"] or bare["errors"]:
             print(f"  errors: api={api['errors']} bare={bare['errors']}")
+    names = ["marketplace-offers", "marketplace-offers-computed", "marketplace-clubs"]
+    for name, (label, api, bare) in zip(names, rows, strict=True):
+        # The computed search ran `queries["offers"]` queries; a cached one reads Redis and runs none of them.
+        count = queries["clubs"] if name == "marketplace-clubs" else queries["offers"]
+        emit(measured(name, label, api, bare, ref_label="bare", queries=None if name == names[0] else count))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ from apps.domain_events.services import emit_many  # noqa: E402
 from apps.organizations.models import Organization  # noqa: E402
 from apps.webhooks import signing  # noqa: E402
 from apps.webhooks.models import WebhookSubscription  # noqa: E402
+from bench.table import emit  # noqa: E402
 from config import celery_app  # noqa: E402
 
 TIMEOUT = 90
@@ -179,6 +180,23 @@ def main():
     print(f"{'commit to receipt at ' + f'{args.rate:g}' + '/s, ' + str(len(delays)) + '/' + str(len(stamps)):<48} "
           f"p50 {statistics.median(delays) if delays else float('nan'):>6.0f} ms")  # fmt: skip
     print(f"{'':<48} p99 {percentile(delays, 99):>6.0f} ms  < 1000")
+    emit(
+        row="webhook-throughput",
+        label=f"{len(backlog)} recorded events drained by one worker",
+        rps=throughput,
+        ref_label="target",
+        ref_rps=200,
+        note="events/s between the first and the last receipt",
+    )
+    emit(
+        row="webhook-latency",
+        label=f"commit to receipt at {args.rate:g} events/s",
+        p50=statistics.median(delays) if delays else None,
+        p99=percentile(delays, 99) if delays else None,
+        ref_label="target",
+        ref_p99=1000,
+        note=f"{len(delays)}/{len(stamps)} received",
+    )
     if len(times) < len(backlog) or len(delays) < len(stamps):
         raise SystemExit("some deliveries did not arrive within the time limit")
 

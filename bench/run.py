@@ -34,6 +34,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.table import (  # noqa: E402
+    BENCH_DIR,
+    Row,
+    collect,
+    draw_svg,
+    measured,
+    print_table,
+    reset_worker_peaks,
+    worker_peak_mib,
+    write_markdown,
+)
+
 os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
 os.environ.setdefault("RATE_LIMIT_MULTIPLIER", "100000")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/platform_bench")
@@ -214,17 +226,25 @@ def seed_ledger() -> tuple[str, str, str]:
     return token, start.isoformat(), end.isoformat()
 
 
-def capture(paths: dict[str, tuple[str, dict]]):
-    """Store the API's (or a website's) response bytes for the bare views."""
+def capture(paths: dict[str, tuple[str, dict]]) -> dict[str, int]:
+    """Store the API's (or a website's) response bytes for the bare views; returns the SQL queries each request
+    ran (in process, after one warm-up request)."""
+    from django.db import connection
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     capture_dir = Path(os.environ["BENCH_CAPTURE_DIR"])
     capture_dir.mkdir(parents=True, exist_ok=True)
+    queries = {}
     for name, (path, headers) in paths.items():
-        response = Client().get(path, headers=headers)
+        Client().get(path, headers=headers)
+        with CaptureQueriesContext(connection) as captured:
+            response = Client().get(path, headers=headers)
         if response.status_code != 200:
             raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
         (capture_dir / f"{name}.json").write_bytes(response.content)
+        queries[name] = len(captured)
+    return queries
 
 
 def free_port() -> int:
@@ -326,6 +346,21 @@ def load(
     }
 
 
+def measure_pair(port: int, master_pid: int, api_path: str, headers: dict, bare_name: str) -> tuple[dict, dict]:
+    """Warm up, then the API path and its bare twin (`/bench/bare/<bare_name>`), each with the peak memory of the
+    server's workers during its measurement (`memory_mib`)."""
+    bare_path = f"/bench/bare/{bare_name}"
+    load(port, api_path, headers, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
+    load(port, bare_path, {}, 300, 10, CONCURRENCY)
+    results = []
+    for path, path_headers in ((api_path, headers), (bare_path, {})):
+        reset_worker_peaks(master_pid)
+        result = load(port, path, path_headers, REQUESTS, SECONDS, CONCURRENCY)
+        result["memory_mib"] = worker_peak_mib(master_pid)
+        results.append(result)
+    return results[0], results[1]
+
+
 MCP_PATH = "/mcp/admin"
 MCP_TARGET = 1.2  # a tool call may cost at most 1.2x its REST call
 
@@ -410,10 +445,10 @@ def load_interleaved(port: int, kinds: dict[str, tuple], total: int, seconds: fl
     return results
 
 
-def measure_mcp(port: int, auth: dict) -> list[tuple]:
+def measure_mcp(port: int, master_pid: int, auth: dict) -> list[Row]:
     """The MCP server beside the same REST call, in the same server and the same run: every client thread sends
     `GET /v1/platform/classes?limit=50` (a page of 40 classes) and the `classes_list` tool call with the same
-    arguments in turn, so both meet the same load; then `tools/list`."""
+    arguments in turn, so both meet the same load; then `tools/list` beside a bare view."""
     rest_path = "/v1/platform/classes?limit=50"
     call_body, call_headers = mcp_request("tools/call", {"name": "classes_list", "arguments": {"limit": 50}},
                                           "classes_list")  # fmt: skip
@@ -424,32 +459,44 @@ def measure_mcp(port: int, auth: dict) -> list[tuple]:
     load(port, MCP_PATH, list_headers, 200, 30, CONCURRENCY, method="POST", bodies=[list_body])
     kinds = {"rest": ("GET", rest_path, auth, None), "tool": ("POST", MCP_PATH, call_headers, call_body)}
     load_interleaved(port, kinds, 200, 10, CONCURRENCY)
+    reset_worker_peaks(master_pid)
     pair = load_interleaved(port, kinds, 2 * REQUESTS, 2 * SECONDS, CONCURRENCY)
+    pair_memory = worker_peak_mib(master_pid)
+    reset_worker_peaks(master_pid)
     listed = load(port, MCP_PATH, list_headers, REQUESTS, SECONDS, CONCURRENCY, method="POST", bodies=[list_body])
+    listed["memory_mib"] = worker_peak_mib(master_pid)
+    bare = load(port, "/bench/bare/me", {}, REQUESTS, SECONDS, CONCURRENCY)
+    by_mean = pair["tool"]["mean"] / pair["rest"]["mean"] if pair["rest"]["mean"] else None
+    by_p50 = pair["tool"]["p50"] / pair["rest"]["p50"] if pair["rest"]["p50"] else None
+    verdict = "ok" if by_mean and by_p50 and max(by_mean, by_p50) <= MCP_TARGET else "OVER TARGET"
+    pair["tool"]["memory_mib"] = pair["rest"]["memory_mib"] = pair_memory
     return [
-        ("GET /v1/platform/classes?limit=50 (REST)", pair["rest"], None),
-        ("tools/call classes_list {limit: 50} (MCP)", pair["tool"], pair["rest"]),
-        ("tools/list, first page of 50 tools (MCP)", listed, None),
-    ]
+        measured(
+            "mcp", "tools/call classes_list {limit: 50} beside GET /v1/platform/classes?limit=50, interleaved",
+            pair["tool"], pair["rest"], ref_label="REST", queries=None,
+            ratio=(pair["rest"]["mean"] / pair["tool"]["mean"]) if pair["tool"]["mean"] else None,
+            note=f"tool call costs {by_mean:.2f}x (mean) / {by_p50:.2f}x (p50) its REST call: {verdict} "
+                 f"(target {MCP_TARGET}x); ratio = REST mean / tool mean",
+        ),
+        measured("mcp-tools-list", "tools/list, first page of 50 tools", listed, bare, ref_label="bare"),
+    ]  # fmt: skip
 
 
-def print_mcp(rows):
-    print()
-    print(f"MCP server ({MCP_PATH}, protocol 2026-07-28) beside REST, interleaved on the same connections; target: "
-          f"a tool call costs at most {MCP_TARGET}x its REST call (mean and p50 latency)")  # fmt: skip
-    header = f"{'request':<46} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} | {'cost vs REST (mean / p50)':>25}"
-    print(header)
-    print("-" * len(header))
-    for label, result, rest in rows:
-        cost = ""
-        if rest is not None and rest.get("mean") and rest["p50"]:
-            by_mean = result["mean"] / rest["mean"]
-            by_p50 = result["p50"] / rest["p50"]
-            verdict = "ok" if max(by_mean, by_p50) <= MCP_TARGET else "OVER TARGET"
-            cost = f"{by_mean:.2f}x / {by_p50:.2f}x {verdict}"
-        print(f"{label:<46} {result['rps']:>8.0f} {result['p50']:>8.2f} {result['p99']:>8.2f} | {cost:>25}")
-        if result["errors"]:
-            print(f"  errors: {result['errors']}")
+def run_scripts(rows_file: Path) -> list[str]:
+    """Every `bench/bench_*.py` scenario script with this environment; their rows land in `rows_file`."""
+    failed = []
+    for script in sorted((ROOT / "bench").glob("bench_*.py")):
+        print(f"\n=== {script.name}")
+        sys.stdout.flush()
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            "BENCH_ROWS_FILE": str(rows_file),
+        }
+        result = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env)
+        if result.returncode:
+            failed.append(script.name)
+    return failed
 
 
 def main():
@@ -465,7 +512,7 @@ def main():
     year = f"startDate={start}&endDate={end}"
     auth = {"Authorization": f"Bearer {token}"}
     ledger = {"Authorization": f"Bearer {ledger_token}"}
-    # (label, path, bare twin's name, request headers)
+    # (label, path, row name = bare twin's name, request headers)
     scenarios = [
         ("GET /v1/platform/me", "/v1/platform/me", "me", auth),
         (f"GET {list_path}", list_path, "list", auth),
@@ -477,57 +524,41 @@ def main():
     ]  # fmt: skip
     if ONLY:
         scenarios = [scenario for scenario in scenarios if scenario[2] in ONLY]
-    capture({name: (api_path, headers) for _, api_path, name, headers in scenarios})
+    queries = capture({name: (api_path, headers) for _, api_path, name, headers in scenarios})
 
     from django.db import connections
 
     connections.close_all()
     port = free_port()
     server = start_server(port)
-    rows = []
+    rows: list[Row] = []
     try:
         for label, api_path, name, headers in scenarios:
-            bare_path = f"/bench/bare/{name}"
-            load(port, api_path, headers, 300, 10, CONCURRENCY)  # warm up: connections, caches, imports
-            load(port, bare_path, {}, 300, 10, CONCURRENCY)
-            api = load(port, api_path, headers, REQUESTS, SECONDS, CONCURRENCY)
-            bare = load(port, bare_path, {}, REQUESTS, SECONDS, CONCURRENCY)
-            rows.append((label, api, bare))
-        mcp_rows = [] if ONLY and "mcp" not in ONLY else measure_mcp(port, auth)
+            api, bare = measure_pair(port, server.pid, api_path, headers, name)
+            rows.append(measured(name, label, api, bare, ref_label="bare", queries=queries[name]))
+        if not ONLY or "mcp" in ONLY:
+            rows += measure_mcp(port, server.pid, auth)
     finally:
         server.terminate()
         server.wait(timeout=15)
 
-    print()
-    print(
-        f"gunicorn {WORKERS} workers x {THREADS} threads (gthread), {CONCURRENCY} keep-alive client threads, "
-        f"up to {REQUESTS} requests / {SECONDS:.0f} s per row, loopback"
-    )
-    header = f"{'endpoint':<46} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} | {'bare req/s':>10} {'p50 ms':>7} " \
-             f"{'p99 ms':>7} | {'API/bare':>8}"  # fmt: skip
-    print(header)
-    print("-" * len(header))
-    for label, api, bare in rows:
-        ratio = api["rps"] / bare["rps"] if bare["rps"] else 0
-        print(
-            f"{label:<46} {api['rps']:>8.0f} {api['p50']:>8.2f} {api['p99']:>8.2f} | {bare['rps']:>10.0f} "
-            f"{bare['p50']:>7.2f} {bare['p99']:>7.2f} | {ratio:>8.2f}"
-        )
-        if api["errors"] or bare["errors"]:
-            print(f"  errors: api={api['errors']} bare={bare['errors']}")
-
-    if mcp_rows:
-        print_mcp(mcp_rows)
-
-    scripts = [] if ONLY else sorted((ROOT / "bench").glob("bench_*.py"))
     failed = []
-    for script in scripts:
-        print(f"\n=== {script.name}")
-        sys.stdout.flush()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-        result = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env)
-        if result.returncode:
-            failed.append(script.name)
+    rows_file = Path(os.environ["BENCH_CAPTURE_DIR"]) / "rows.jsonl"
+    rows_file.unlink(missing_ok=True)
+    if not ONLY:
+        failed = run_scripts(rows_file)
+        rows += collect(rows_file)
+
+    heading = (
+        f"gunicorn {WORKERS} workers x {THREADS} threads (gthread), {CONCURRENCY} keep-alive client threads, up to "
+        f"{REQUESTS} requests / {SECONDS:.0f} s per measurement, loopback; load average {os.getloadavg()[0]:.1f}; "
+        f"reference = the bare twin (same bytes from memory, same server, same run) unless named"
+    )
+    print_table(rows, heading)
+    if not ONLY:
+        write_markdown(rows, heading, BENCH_DIR / "results.md")
+        draw_svg(rows, BENCH_DIR / "results.svg")
+        print(f"\nwrote {BENCH_DIR / 'results.md'} and {BENCH_DIR / 'results.svg'}")
     if failed:
         raise SystemExit(f"scenario scripts failed: {', '.join(failed)}")
 

@@ -20,21 +20,19 @@ from config import urls as project_urls
 CAPTURE_DIR = Path(os.environ.get("BENCH_CAPTURE_DIR", "/tmp/platform-bench"))
 
 
-def _captured(name: str) -> bytes:
-    try:
-        return (CAPTURE_DIR / f"{name}.json").read_bytes()
-    except FileNotFoundError:
-        return b"{}"
+_BODIES: dict[str, bytes] = {}
 
 
-def bare_view(name: str):
-    body = _captured(name)
-
-    @csrf_exempt
-    def view(request):
-        return HttpResponse(body, content_type="application/json")
-
-    return view
+@csrf_exempt
+def bare_view(request, name: str):
+    """The captured bytes of `name` (read once per process), as the API's response would carry them."""
+    body = _BODIES.get(name)
+    if body is None:
+        try:
+            body = _BODIES[name] = (CAPTURE_DIR / f"{name}.json").read_bytes()
+        except FileNotFoundError:
+            body = b"{}"
+    return HttpResponse(body, content_type="application/json")
 
 
 class BenchContactListViewSet(PlatformViewSet):
@@ -66,10 +64,7 @@ router = SimpleRouter(trailing_slash=False)
 router.register("bench-contacts", BenchContactListViewSet, basename="bench-contacts")
 
 urlpatterns = [
-    *(
-        path(f"bench/bare/{name}", bare_view(name))
-        for name in ("me", "list", "transactions", "revenue", "site", "marketplace-offers", "marketplace-clubs")
-    ),
+    path("bench/bare/<slug:name>", bare_view),
     path("v1/platform/", include(router.urls)),
 ] + project_urls.urlpatterns
 
