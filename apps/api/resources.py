@@ -8,7 +8,9 @@ A `Resource` says, in one place, everything a body of that shape needs:
 - `model`, `columns` and `annotate()`: the `.values()` row a body is built from (related columns joined, counts
   and id lists as SQL subqueries), read on the fast cursor (`apps.api.fastread`);
 - `load(rows, ctx)`: page-wide loads of related rows, a constant number of queries for any page size;
-- `present(row, ctx)`: the body of one row, plain dict building (no queries).
+- `present(row, ctx)`: the body of one row, plain dict building (no queries). By default every key of the shape is
+  the column of the same name in snake case (`isActive` from `is_active`); a resource that computes some keys
+  returns `self.body(row, key=value, ...)`, which keeps the shape's key order and copies the others.
 
 `PlatformViewSet` serves list and retrieve from it; services and other resources call `fetch`/`get_many` to
 present rows they wrote. A resource is declared once per shape and kept as a module-level instance.
@@ -25,9 +27,11 @@ presented with every scope (event payloads, rendered later under a webhook subsc
 from __future__ import annotations
 
 import datetime as dt
+import re
 import types
 import typing
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 from django.db.models import Choices, Model, QuerySet
@@ -87,6 +91,10 @@ class PresentContext:
         )
 
 
+def snake_case(key: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
+
+
 class Resource:
     """One response shape. Subclasses declare `shape`, `model`, `columns`; override `annotate`, `load`, `present`."""
 
@@ -105,7 +113,23 @@ class Resource:
         """Load what the page's rows refer to (a constant number of queries) into `ctx.memo`."""
 
     def present(self, row: dict, ctx: PresentContext) -> dict:
-        raise NotImplementedError
+        return self.body(row)
+
+    def body(self, row: dict, **computed) -> dict:
+        """The shape's keys in its order: the value given in `computed`, else the column of the key's snake-case
+        name (a `NotRequired` key with neither is left out)."""
+        body = {}
+        for key, column, required in self.copied_keys:
+            if key in computed:
+                body[key] = computed[key]
+            elif required or column in row:
+                body[key] = row[column]
+        return body
+
+    @cached_property
+    def copied_keys(self) -> tuple[tuple[str, str, bool], ...]:
+        required = self.shape.__required_keys__
+        return tuple((key, snake_case(key), key in required) for key in typing.get_type_hints(self.shape))
 
     # -- derived: every caller presents through these --------------------------------------------------------
 

@@ -82,18 +82,6 @@ class RevenueAccountResource(Resource):
     model = models.RevenueAccount
     columns = ("id", "name", "code", "description", "is_default", "is_active", "created_at", "updated_at")
 
-    def present(self, row: dict, ctx: PresentContext) -> RevenueAccount:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "code": row["code"],
-            "description": row["description"],
-            "isDefault": row["is_default"],
-            "isActive": row["is_active"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
-
 
 class PlanCategoryResource(Resource):
     shape = PlanCategory
@@ -102,15 +90,12 @@ class PlanCategoryResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> PlanCategory:
         translations = row["translations"] or {}
-        return {
-            "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "description": ctx.translate(translations, "description", row["description"]),
-            "position": row["position"],
-            "translations": translations,
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            name=ctx.translate(translations, "name", row["name"]),
+            description=ctx.translate(translations, "description", row["description"]),
+            translations=translations,
+        )
 
 
 def present_valid_for(value) -> PlanValidFor:
@@ -165,34 +150,18 @@ class PlanResource(Resource):
         if category_id is not None:
             name = ctx.translate(row["plan_category__translations"], "name", row["plan_category__name"])
             category = {"id": category_id, "name": name}
-        return {
-            "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "description": ctx.translate(translations, "description", row["description"]),
-            "clubId": row["club_id"],
-            "planCategoryId": category_id,
-            "planCategory": category,
-            "revenueAccountId": row["revenue_account_id"],
-            "price": number(row["price"]),
-            "signupFee": number(row["signup_fee"]),
-            "billingFrequency": row["billing_frequency"],
-            "customPeriod": row["custom_period"],
-            "customPeriodUnit": row["custom_period_unit"],
-            "isActive": row["is_active"],
-            "maxUses": row["max_uses"],
-            "sessionUnit": row["session_unit"],
-            "validityPeriod": row["validity_period"],
-            "autoRenews": row["auto_renews"],
-            "renewalDaysInAdvance": row["renewal_days_in_advance"],
-            "requirePaymentUpfront": row["require_payment_upfront"],
-            "sports": list(row["sports"] or []),
-            "features": list(row["features"] or []),
-            "visibility": row["visibility"],
-            "validFor": present_valid_for(row["valid_for"]),
-            "retiredAt": row["retired_at"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            name=ctx.translate(translations, "name", row["name"]),
+            description=ctx.translate(translations, "description", row["description"]),
+            planCategoryId=category_id,
+            planCategory=category,
+            price=number(row["price"]),
+            signupFee=number(row["signup_fee"]),
+            sports=list(row["sports"] or []),
+            features=list(row["features"] or []),
+            validFor=present_valid_for(row["valid_for"]),
+        )
 
 
 REVENUE_ACCOUNT = RevenueAccountResource()

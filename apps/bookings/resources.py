@@ -64,14 +64,7 @@ class PlayerResource(Resource):
     columns = ("id", "booking_id", "contact_id", "name", "email", "is_organizer", "created_at")
 
     def present(self, row: dict, ctx: PresentContext) -> Player:
-        return {
-            "id": row["id"],
-            "contactId": row["contact_id"],
-            "name": row["name"],
-            "email": row["email"] if ctx.allows("contacts:read") else None,
-            "isOrganizer": row["is_organizer"],
-            "createdAt": row["created_at"],
-        }
+        return self.body(row, email=row["email"] if ctx.allows("contacts:read") else None)
 
 
 PLAYER = PlayerResource()
@@ -171,41 +164,21 @@ class BookingResource(Resource):
             players = []
             player_count = 1
         area_id = row["area_id"]
-        return {
-            "id": row["id"],
-            "type": row["type"],
-            "status": row["status"],
-            "clubId": row["club_id"],
-            "areaId": area_id,
-            "area": {"id": area_id, "name": row["area__name"]} if area_id is not None else None,
-            "classId": row["class_occurrence_id"],
-            "eventId": row["event_id"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "contactEmail": contact_email(row, ctx),
-            "bookerName": row["booker_name"],
-            "startTime": row["start_time"],
-            "endTime": row["end_time"],
-            "durationMinutes": int((row["end_time"] - row["start_time"]).total_seconds() // 60),
-            "sport": row["sport"],
-            "players": players,
-            "playerCount": player_count,
-            "priceBeforeTax": number(row["price_before_tax"]),
-            "price": number(ctx.organization.tax_inclusive(row["price_before_tax"])),
-            "payment": present_payment(row),
-            "membershipId": row["membership_id"],
-            "entranceMethod": row["entrance_method"],
-            "source": row["source"],
-            "externalSource": row["external_source"],
-            "externalId": row["external_id"],
-            "checkedIn": row["checked_in_at"] is not None,
-            "checkedInAt": row["checked_in_at"],
-            "notes": row["notes"],
-            "cancelledAt": row["cancelled_at"],
-            "cancellationReason": row["cancellation_reason"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            areaId=area_id,
+            area={"id": area_id, "name": row["area__name"]} if area_id is not None else None,
+            classId=row["class_occurrence_id"],
+            contactName=contact_name(row),
+            contactEmail=contact_email(row, ctx),
+            durationMinutes=int((row["end_time"] - row["start_time"]).total_seconds() // 60),
+            players=players,
+            playerCount=player_count,
+            priceBeforeTax=number(row["price_before_tax"]),
+            price=number(ctx.organization.tax_inclusive(row["price_before_tax"])),
+            payment=present_payment(row),
+            checkedIn=row["checked_in_at"] is not None,
+        )
 
 
 class ClassBooking(TypedDict):
@@ -254,25 +227,15 @@ class ClassBookingResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> ClassBooking:
-        return {
-            "bookingId": row["id"],
-            "classId": row["class_occurrence_id"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "bookerName": row["booker_name"],
-            "contactEmail": contact_email(row, ctx),
-            "status": row["status"],
-            "source": row["source"],
-            "startTime": row["start_time"],
-            "endTime": row["end_time"],
-            "checkedIn": row["checked_in_at"] is not None,
-            "checkedInAt": row["checked_in_at"],
-            "membershipId": row["membership_id"],
-            "entranceMethod": row["entrance_method"],
-            "payment": present_payment(row),
-            "notes": row["notes"],
-            "createdAt": row["created_at"],
-        }
+        return self.body(
+            row,
+            bookingId=row["id"],
+            classId=row["class_occurrence_id"],
+            contactName=contact_name(row),
+            contactEmail=contact_email(row, ctx),
+            checkedIn=row["checked_in_at"] is not None,
+            payment=present_payment(row),
+        )
 
 
 class WaitlistEntry(TypedDict):
@@ -305,19 +268,9 @@ class WaitlistEntryResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> WaitlistEntry:
-        return {
-            "id": row["id"],
-            "classId": row["class_occurrence_id"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "contactEmail": contact_email(row, ctx),
-            "position": row["position"],
-            "status": row["status"],
-            "bookingId": row["booking_id"],
-            "notes": row["notes"],
-            "notifiedAt": row["notified_at"],
-            "createdAt": row["created_at"],
-        }
+        return self.body(
+            row, classId=row["class_occurrence_id"], contactName=contact_name(row), contactEmail=contact_email(row, ctx)
+        )
 
 
 class CheckIn(TypedDict):
@@ -353,19 +306,7 @@ class CheckInResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> CheckIn:
-        return {
-            "id": row["id"],
-            "method": row["method"],
-            "bookingId": row["booking_id"],
-            "membershipId": row["membership_id"],
-            "classId": row["class_occurrence_id"],
-            "clubId": row["club_id"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "source": row["source"],
-            "checkedInAt": row["checked_in_at"],
-            "createdAt": row["created_at"],
-        }
+        return self.body(row, classId=row["class_occurrence_id"], contactName=contact_name(row))
 
 
 BOOKING = BookingResource()

@@ -223,48 +223,32 @@ class ClassResource(Resource):
                 },
             )
             max_party = row["class_type__max_party_size"] or 1
-        return {
-            "id": row["id"],
+        return self.body(
+            row,
             **_name_slug_description(row, ctx),
-            "images": list(row["images"] or []),
-            "classTypeId": row["class_type_id"],
-            "classType": class_type,
-            "clubId": row["club_id"],
-            "club": {"id": row["club_id"], "name": row["club__name"], "slug": row["club__slug"]},
-            "areaId": row["area_id"],
-            "area": {"id": row["area_id"], "name": row["area__name"]} if row["area_id"] is not None else None,
-            "startTime": start,
-            "endTime": end,
-            "durationMinutes": int((end - start).total_seconds() // 60),
-            "isMultiDay": start.astimezone(club_tz).date() != end.astimezone(club_tz).date(),
-            "status": row["status"],
-            "visibility": row["visibility"],
-            "sport": row["sport"],
-            "color": row["color"],
-            "price": ctx.once(
-                ("price", price_before_tax), lambda: number(organization.tax_inclusive(price_before_tax))
-            ),
-            "priceBeforeTax": number(price_before_tax),
-            "isFree": row["is_free"],
-            "maxCapacity": capacity,
-            "maxPartySize": max_party,
-            "bookedCount": booked,
-            "currentBookings": booked,
-            "spotsLeft": spots_left,
-            "waitlistCount": row["waitlist_total"],
-            "allowWaitlist": row["allow_waitlist"],
-            "timeStatus": TimeStatus.PAST if end < ctx.now else TimeStatus.UPCOMING,
-            "availabilityStatus": AvailabilityStatus.FULL if spots_left == 0 else AvailabilityStatus.AVAILABLE,
-            "recurrenceId": row["series_id"],
-            "occurrenceIndex": row["occurrence_index"],
-            "recurrence": _recurrence(row),
-            "instructors": [instructors[i] for i in sorted(row["instructor_ids"] or ()) if i in instructors],
-            "externalSource": row["external_source"],
-            "externalId": row["external_id"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-            "translations": translations,
-        }
+            images=list(row["images"] or []),
+            classType=class_type,
+            club={"id": row["club_id"], "name": row["club__name"], "slug": row["club__slug"]},
+            area={"id": row["area_id"], "name": row["area__name"]} if row["area_id"] is not None else None,
+            startTime=start,
+            endTime=end,
+            durationMinutes=int((end - start).total_seconds() // 60),
+            isMultiDay=start.astimezone(club_tz).date() != end.astimezone(club_tz).date(),
+            price=ctx.once(("price", price_before_tax), lambda: number(organization.tax_inclusive(price_before_tax))),
+            priceBeforeTax=number(price_before_tax),
+            maxCapacity=capacity,
+            maxPartySize=max_party,
+            bookedCount=booked,
+            currentBookings=booked,
+            spotsLeft=spots_left,
+            waitlistCount=row["waitlist_total"],
+            timeStatus=TimeStatus.PAST if end < ctx.now else TimeStatus.UPCOMING,
+            availabilityStatus=AvailabilityStatus.FULL if spots_left == 0 else AvailabilityStatus.AVAILABLE,
+            recurrenceId=row["series_id"],
+            recurrence=_recurrence(row),
+            instructors=[instructors[i] for i in sorted(row["instructor_ids"] or ()) if i in instructors],
+            translations=translations,
+        )
 
 
 class ClassType(TypedDict):
@@ -301,17 +285,7 @@ class ClassTypeResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> ClassType:
-        return {
-            "id": row["id"],
-            **_name_slug_description(row, ctx),
-            "maxPartySize": row["max_party_size"],
-            "color": row["color"],
-            "sport": row["sport"],
-            "isActive": row["is_active"],
-            "translations": row["translations"] or {},
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(row, **_name_slug_description(row, ctx), translations=row["translations"] or {})
 
 
 class ProgressionLevel(TypedDict):
@@ -351,15 +325,13 @@ class ProgressionTrackResource(Resource):
         ctx.memo["track.levels"] = levels
 
     def present(self, row: dict, ctx: PresentContext) -> ProgressionTrack:
-        return {
-            "id": row["id"],
+        return self.body(
+            row,
             **_name_slug_description(row, ctx),
-            "classTypeIds": sorted(row["class_type_ids"] or []),
-            "levels": ctx.memo["track.levels"][row["id"]],
-            "translations": row["translations"] or {},
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+            classTypeIds=sorted(row["class_type_ids"] or []),
+            levels=ctx.memo["track.levels"][row["id"]],
+            translations=row["translations"] or {},
+        )
 
 
 CLASS = ClassResource()

@@ -141,24 +141,17 @@ class ClubResource(Resource):
         amenities = [code for code in (row["amenities"] or []) if isinstance(code, str)]
         catalogue = ctx.memo["club.amenities"]
         locale, default_language = ctx.locale, ctx.default_language
-        body = {
-            "id": row["id"],
-            "name": row["name"],
-            "slug": row["slug"],
+        body = self.body(
+            row,
             **club_address(row),
-            "phone": row["phone"],
-            "email": row["email"],
-            "website": row["website"],
-            "logo": row["logo"],
-            "images": club_images(row["images"], ctx.memo["club.area_images"].get(row["id"], [])),
-            "amenities": amenities,
-            "amenitiesResolved": [
+            images=club_images(row["images"], ctx.memo["club.area_images"].get(row["id"], [])),
+            amenities=amenities,
+            amenitiesResolved=[
                 resolve_amenity(code, catalogue.get(code), locale, default_language) for code in amenities
             ],
-            "sports": list(row["sports"] or []),
-            "socialProfiles": dict(row["social_profiles"] or {}),
-            "timezone": row["timezone"],
-        }
+            sports=list(row["sports"] or []),
+            socialProfiles=dict(row["social_profiles"] or {}),
+        )
         rating = club_rating(row)
         if rating is not None:  # omitted, not null, without public reviews
             body["rating"] = rating
@@ -178,16 +171,6 @@ class AreaTypeResource(Resource):
     shape = AreaType
     model = models.AreaType
     columns = ("id", "name", "slug", "max_players", "created_at", "updated_at")
-
-    def present(self, row: dict, ctx: PresentContext) -> AreaType:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "slug": row["slug"],
-            "maxPlayers": row["max_players"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
 
 
 class AreaTypeRef(TypedDict):
@@ -232,21 +215,14 @@ class AreaResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> Area:
         area_type_id = row["area_type_id"]
-        return {
-            "id": row["id"],
-            "clubId": row["club_id"],
-            "name": row["name"],
-            "areaTypeId": area_type_id,
-            "areaType": {"id": area_type_id, "name": row["area_type__name"]} if area_type_id is not None else None,
-            "sports": list(row["sports"] or []),
-            "hourlyRate": number(row["hourly_rate"]),
-            "isIndoor": row["is_indoor"],
-            "isActive": row["is_active"],
-            "images": list(row["images"] or []),
-            "position": row["position"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            areaTypeId=area_type_id,
+            areaType={"id": area_type_id, "name": row["area_type__name"]} if area_type_id is not None else None,
+            sports=list(row["sports"] or []),
+            hourlyRate=number(row["hourly_rate"]),
+            images=list(row["images"] or []),
+        )
 
 
 CLUB = ClubResource()

@@ -87,29 +87,16 @@ class ContactResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> Contact:
         stage_id, source_id = row["pipeline_stage_id"], row["source_id"]
-        return {
-            "id": row["id"],
-            "firstName": row["first_name"],
-            "lastName": row["last_name"],
-            "name": display_name(row["first_name"], row["last_name"]),
-            "email": row["email"],
-            "phone": row["phone"],
-            "dateOfBirth": row["date_of_birth"],
-            "language": row["language"],
-            "profileImage": row["profile_image"],
-            "status": row["status"],
-            "pipelineStageId": stage_id,
-            "pipelineStage": {"id": stage_id, "name": row["pipeline_stage__name"]} if stage_id is not None else None,
-            "sourceId": source_id,
-            "source": {"id": source_id, "name": row["source__name"]} if source_id is not None else None,
-            "tags": list(row["tags"] or []),
-            "notes": row["notes"],
-            "marketingConsent": row["marketing_consent"],
-            "customFields": row["custom_fields"] or {},
-            "archivedAt": row["archived_at"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            name=display_name(row["first_name"], row["last_name"]),
+            pipelineStageId=stage_id,
+            pipelineStage={"id": stage_id, "name": row["pipeline_stage__name"]} if stage_id is not None else None,
+            sourceId=source_id,
+            source={"id": source_id, "name": row["source__name"]} if source_id is not None else None,
+            tags=list(row["tags"] or []),
+            customFields=row["custom_fields"] or {},
+        )
 
 
 class PipelineStage(TypedDict):
@@ -125,15 +112,6 @@ class PipelineStageResource(Resource):
     model = models.PipelineStage
     columns = ("id", "name", "position", "color", "is_default")
 
-    def present(self, row: dict, ctx: PresentContext) -> PipelineStage:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "position": row["position"],
-            "color": row["color"],
-            "isDefault": row["is_default"],
-        }
-
 
 class ContactSource(TypedDict):
     id: int
@@ -145,9 +123,6 @@ class ContactSourceResource(Resource):
     shape = ContactSource
     model = models.ContactSource
     columns = ("id", "name", "is_active")
-
-    def present(self, row: dict, ctx: PresentContext) -> ContactSource:
-        return {"id": row["id"], "name": row["name"], "isActive": row["is_active"]}
 
 
 CONTACT = ContactResource()

@@ -119,53 +119,20 @@ class ContentItemResource(Resource):
                 "profileImage": None,
             }
         keywords = list(row["keywords"] or [])
-        return {
-            "id": row["id"],
-            "organizationId": row["organization_id"],
-            "title": row["title"],
-            "slug": row["slug"],
-            "type": row["type"],
-            "status": row["status"],
-            "visibility": row["visibility"],
-            "content": {"html": row["html"], "blocks": row["blocks"], "summary": row["summary"], "keywords": keywords},
-            "excerpt": row["excerpt"],
-            "metaTitle": row["meta_title"],
-            "metaDescription": row["meta_description"],
-            "metaKeywords": row["meta_keywords"],
-            "canonicalUrl": row["canonical_url"],
-            "template": row["template"],
-            "layout": row["layout"],
-            "customFields": row["custom_fields"],
-            "tags": list(row["tags"] or []),
-            "summary": row["summary"],
-            "keywords": list(keywords),
-            "images": list(row["images"] or []),
-            "featured": row["featured"],
-            "authorId": row["author_id"],
-            "author": author,
-            "publishedAt": row["published_at"],
-            "language": row["language"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            content={"html": row["html"], "blocks": row["blocks"], "summary": row["summary"], "keywords": keywords},
+            tags=list(row["tags"] or []),
+            keywords=list(keywords),
+            images=list(row["images"] or []),
+            author=author,
+        )
 
 
 class MediaItemResource(Resource):
     shape = MediaItem
     model = models.MediaItem
     columns = ("id", "url", "name", "alt_text", "caption", "media_type", "created_at", "updated_at")
-
-    def present(self, row: dict, ctx: PresentContext) -> MediaItem:
-        return {
-            "id": row["id"],
-            "url": row["url"],
-            "name": row["name"],
-            "altText": row["alt_text"],
-            "caption": row["caption"],
-            "mediaType": row["media_type"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
 
 
 CONTENT_ITEM = ContentItemResource()

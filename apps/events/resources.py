@@ -132,26 +132,14 @@ class EventResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> Event:
         translations = row["translations"]
-        return {
-            "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "slug": row["slug"],
-            "description": ctx.translate(translations, "description", row["description"]),
-            "clubId": row["club_id"],
-            "startTime": row["start_time"],
-            "endTime": row["end_time"],
-            "status": row["status"],
-            "visibility": row["visibility"],
-            "images": list(row["images"] or []),
-            "capacity": row["capacity"],
-            "tickets": ctx.memo["event.tickets"].get(row["id"], []),
-            "soldCount": row["sold_count"],
-            "translations": translations or {},
-            "publishedAt": row["published_at"],
-            "cancelledAt": row["cancelled_at"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            name=ctx.translate(translations, "name", row["name"]),
+            description=ctx.translate(translations, "description", row["description"]),
+            images=list(row["images"] or []),
+            tickets=ctx.memo["event.tickets"].get(row["id"], []),
+            translations=translations or {},
+        )
 
 
 EVENT = EventResource()

@@ -93,14 +93,12 @@ class FormResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> Form:
         translations = row["translations"] or {}
         base = ctx.once("forms.site_url", lambda: default_site_url(ctx.organization))
-        return {
-            "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "slug": row["slug"],
-            "description": ctx.translate(translations, "description", row["description"]),
-            "url": f"{base}{form_path(row['slug'])}" if base else None,
-            "isActive": row["is_active"],
-            "questions": [
+        return self.body(
+            row,
+            name=ctx.translate(translations, "name", row["name"]),
+            description=ctx.translate(translations, "description", row["description"]),
+            url=f"{base}{form_path(row['slug'])}" if base else None,
+            questions=[
                 {
                     "id": question["id"],
                     "type": question["type"],
@@ -110,11 +108,8 @@ class FormResource(Resource):
                 }
                 for question in row["questions"] or []
             ],
-            "completionCount": row["completion_count"],
-            "translations": translations,
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+            translations=translations,
+        )
 
 
 def question_translation(translations: dict | None, locale: str | None, question_id: int) -> dict:

@@ -91,23 +91,19 @@ class InstructorSummaryResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> InstructorSummary:
-        return {
-            "id": row["id"],
-            "contactId": row["contact_id"],
-            "sports": list(row["sports"] or []),
-            "typeId": row["type_id"],
-            "type": {"id": row["type_id"], "name": row["type__name"]} if row["type_id"] is not None else None,
-            "experience": row["experience"],
-            "hourlyRate": number(row["hourly_rate"]),
-            "bio": row["bio"],
-            "certifications": list(row["certifications"] or []),
-            "isActive": row["is_active"],
-            "isBookable": row["is_bookable"],
-            "contact": {
+        return self.body(row, **self.summary_values(row))
+
+    def summary_values(self, row: dict) -> dict:
+        return dict(
+            sports=list(row["sports"] or []),
+            type={"id": row["type_id"], "name": row["type__name"]} if row["type_id"] is not None else None,
+            hourlyRate=number(row["hourly_rate"]),
+            certifications=list(row["certifications"] or []),
+            contact={
                 "name": display_name(row["contact__first_name"], row["contact__last_name"]) or None,
                 "profileImage": row["contact__profile_image"],
             },
-        }
+        )
 
 
 class InstructorResource(InstructorSummaryResource):
@@ -121,29 +117,25 @@ class InstructorResource(InstructorSummaryResource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> Instructor:
-        body = super().present(row, ctx)
-        body["weeklyAvailability"] = [
-            {
-                "dayOfWeek": slot.get("dayOfWeek"),
-                "startTime": slot.get("startTime"),
-                "endTime": slot.get("endTime"),
-                "clubId": slot.get("clubId"),
-            }
-            for slot in row["weekly_availability"] or []
-        ]
-        body["payRatePolicyId"] = row["pay_rate_policy_id"]
-        body["createdAt"] = row["created_at"]
-        body["updatedAt"] = row["updated_at"]
-        return body
+        return self.body(
+            row,
+            **self.summary_values(row),
+            weeklyAvailability=[
+                {
+                    "dayOfWeek": slot.get("dayOfWeek"),
+                    "startTime": slot.get("startTime"),
+                    "endTime": slot.get("endTime"),
+                    "clubId": slot.get("clubId"),
+                }
+                for slot in row["weekly_availability"] or []
+            ],
+        )
 
 
 class InstructorTypeResource(Resource):
     shape = InstructorType
     model = models.InstructorType
     columns = ("id", "name", "description")
-
-    def present(self, row: dict, ctx: PresentContext) -> InstructorType:
-        return {"id": row["id"], "name": row["name"], "description": row["description"]}
 
 
 class PayRatePolicyResource(Resource):
@@ -152,15 +144,7 @@ class PayRatePolicyResource(Resource):
     columns = ("id", "name", "rate_type", "amount", "is_active", "created_at", "updated_at")
 
     def present(self, row: dict, ctx: PresentContext) -> PayRatePolicy:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "rateType": row["rate_type"],
-            "amount": number(row["amount"]),
-            "isActive": row["is_active"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(row, amount=number(row["amount"]))
 
 
 INSTRUCTOR_SUMMARY = InstructorSummaryResource()

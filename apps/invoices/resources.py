@@ -86,26 +86,17 @@ class InvoiceResource(Resource):
             row["lines"] = lines.get(row["id"], [])
 
     def present(self, row: dict, ctx: PresentContext) -> Invoice:
-        return {
-            "id": row["id"],
-            "number": row["number"],
-            "status": row["status"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "contactEmail": contact_email(row, ctx),
-            "clubId": row["club_id"],
-            "issueDate": row["issue_date"],
-            "dueDate": row["due_date"],
-            "subtotal": number(row["subtotal"]),
-            "tax": number(row["tax"]),
-            "total": number(row["total"]),
-            "amountPaid": number(row["amount_paid"]),
-            "amountDue": number(max(row["total"] - row["amount_paid"], 0)),
-            "lines": row["lines"],
-            "pdfUrl": pdf_url(row["organization_id"], row["id"], row["organization__link_epoch"]),
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            contactName=contact_name(row),
+            contactEmail=contact_email(row, ctx),
+            subtotal=number(row["subtotal"]),
+            tax=number(row["tax"]),
+            total=number(row["total"]),
+            amountPaid=number(row["amount_paid"]),
+            amountDue=number(max(row["total"] - row["amount_paid"], 0)),
+            pdfUrl=pdf_url(row["organization_id"], row["id"], row["organization__link_epoch"]),
+        )
 
 
 INVOICE = InvoiceResource()

@@ -90,33 +90,15 @@ class MembershipResource(Resource):
         uses = row["uses_remaining"]
         if uses is None:
             uses = row["plan__max_uses"]  # a counted plan whose membership never recorded a count starts full
-        return {
-            "id": row["id"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "contactEmail": contact_email(row, ctx),
-            "planId": row["plan_id"],
-            "plan": {"id": row["plan_id"], "name": row["plan__name"]},
-            "clubId": row["club_id"],
-            "status": row["status"],
-            "price": number(row["price"]),
-            "signupFee": number(row["signup_fee"]),
-            "billingFrequency": row["billing_frequency"],
-            "paymentStatus": row["payment_status"],
-            "startDate": row["start_date"],
-            "endDate": row["end_date"],
-            "nextBillingDate": row["next_billing_date"],
-            "usesRemaining": uses,
-            "pausedAt": row["paused_at"],
-            "resumeDate": row["resume_date"],
-            "cancelAt": row["cancel_at"],
-            "cancelledAt": row["cancelled_at"],
-            "cancellationReason": row["cancellation_reason"],
-            "source": row["source"],
-            "notes": row["notes"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            contactName=contact_name(row),
+            contactEmail=contact_email(row, ctx),
+            plan={"id": row["plan_id"], "name": row["plan__name"]},
+            price=number(row["price"]),
+            signupFee=number(row["signup_fee"]),
+            usesRemaining=uses,
+        )
 
 
 MEMBERSHIP = MembershipResource()

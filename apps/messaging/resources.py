@@ -60,17 +60,7 @@ class TemplateResource(Resource):
     columns = ("id", "name", "channel", "subject", "body", "variables", "is_active", "created_at", "updated_at")
 
     def present(self, row: dict, ctx: PresentContext) -> Template:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "channel": row["channel"],
-            "subject": row["subject"],
-            "body": row["body"],
-            "variables": list(row["variables"] or []),
-            "isActive": row["is_active"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(row, variables=list(row["variables"] or []))
 
 
 class MessageResource(Resource):
@@ -102,25 +92,17 @@ class MessageResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> Message:
         contact_ids = sorted(row["contact_ids"] or ())
         draft = row["status"] == MessageStatus.DRAFT
-        return {
-            "id": row["id"],
-            "channel": row["channel"],
-            "subject": row["subject"],
-            "body": row["body"],
-            "templateId": row["template_id"],
-            "contactIds": contact_ids,
-            "status": row["status"],
-            "delivery": {
+        return self.body(
+            row,
+            contactIds=contact_ids,
+            delivery={
                 "recipients": len(contact_ids) if draft else row["recipients_count"],
                 "sent": row["sent_count"],
                 "delivered": row["delivered_count"],
                 "failed": row["failed_count"],
                 "opened": row["opened_count"],
             },
-            "sentAt": row["sent_at"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        )
 
 
 TEMPLATE = TemplateResource()

@@ -29,15 +29,7 @@ class AreaBlockResource(Resource):
     columns = ("id", "club_id", "area_id", "start_time", "end_time", "reason", "created_at")
 
     def present(self, row: dict, ctx: PresentContext) -> AreaBlock:
-        return {
-            "id": row["id"],
-            "clubId": row["club_id"],
-            "areaId": row["area_id"],
-            "startTime": utc(row["start_time"]),
-            "endTime": utc(row["end_time"]),
-            "reason": row["reason"],
-            "createdAt": row["created_at"],
-        }
+        return self.body(row, startTime=utc(row["start_time"]), endTime=utc(row["end_time"]))
 
 
 class AvailabilityInterval(TypedDict):

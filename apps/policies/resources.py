@@ -84,23 +84,12 @@ class BookingPolicyResource(Resource):
         )
 
     def present(self, row: dict, ctx: PresentContext) -> BookingPolicy:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "appliesTo": row["applies_to"],
-            "clubId": row["club_id"],
-            "areaTypeIds": _ids(row["area_type_ids"]),
-            "classTypeIds": _ids(row["class_type_ids"]),
-            "advanceBookingDays": row["advance_booking_days"],
-            "minAdvanceMinutes": row["min_advance_minutes"],
-            "maxDurationMinutes": row["max_duration_minutes"],
-            "cancellationWindowHours": row["cancellation_window_hours"],
-            "lateCancellationFee": number(row["late_cancellation_fee"]),
-            "maxActiveBookingsPerContact": row["max_active_bookings_per_contact"],
-            "isDefault": row["is_default"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            areaTypeIds=_ids(row["area_type_ids"]),
+            classTypeIds=_ids(row["class_type_ids"]),
+            lateCancellationFee=number(row["late_cancellation_fee"]),
+        )
 
 
 class DocumentRuleResource(Resource):
@@ -134,22 +123,12 @@ class DocumentRuleResource(Resource):
         )
 
     def present(self, row: dict, ctx: PresentContext) -> DocumentRule:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "documentType": row["document_type"],
-            "contentItemId": row["content_item_id"],
-            "documentUrl": row["document_url"],
-            "requirement": row["requirement"],
-            "appliesTo": row["applies_to"],
-            "planIds": _ids(row["plan_ids"]),
-            "classTypeIds": _ids(row["class_type_ids"]),
-            "eventIds": _ids(row["event_ids"]),
-            "renewEveryDays": row["renew_every_days"],
-            "isActive": row["is_active"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            planIds=_ids(row["plan_ids"]),
+            classTypeIds=_ids(row["class_type_ids"]),
+            eventIds=_ids(row["event_ids"]),
+        )
 
 
 BOOKING_POLICY = BookingPolicyResource()

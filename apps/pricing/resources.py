@@ -65,27 +65,9 @@ class PricingRuleResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> PricingRule:
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "clubId": row["club_id"],
-            "areaIds": row["area_ids"],
-            "areaTypeIds": row["area_type_ids"],
-            "sports": row["sports"],
-            "daysOfWeek": row["days_of_week"],
-            "startTime": hhmm(row["start_minute"]),
-            "endTime": hhmm(row["end_minute"]),
-            "validFrom": row["valid_from"],
-            "validUntil": row["valid_until"],
-            "audience": row["audience"],
-            "planIds": row["plan_ids"],
-            "adjustmentType": row["adjustment_type"],
-            "value": number(row["value"]),
-            "priority": row["priority"],
-            "isActive": row["is_active"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row, startTime=hhmm(row["start_minute"]), endTime=hhmm(row["end_minute"]), value=number(row["value"])
+        )
 
 
 PRICING_RULE = PricingRuleResource()

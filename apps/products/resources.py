@@ -55,15 +55,12 @@ class ProductCategoryResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> ProductCategory:
         translations = row["translations"]
-        return {
-            "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "description": ctx.translate(translations, "description", row["description"]),
-            "position": row["position"],
-            "translations": translations or {},
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            name=ctx.translate(translations, "name", row["name"]),
+            description=ctx.translate(translations, "description", row["description"]),
+            translations=translations or {},
+        )
 
 
 class ProductResource(Resource):
@@ -97,25 +94,16 @@ class ProductResource(Resource):
         if category_id is not None:
             name = ctx.translate(row["category__translations"], "name", row["category__name"])
             category = {"id": category_id, "name": name}
-        return {
-            "id": row["id"],
-            "name": ctx.translate(translations, "name", row["name"]),
-            "description": ctx.translate(translations, "description", row["description"]),
-            "categoryId": category_id,
-            "category": category,
-            "clubId": row["club_id"],
-            "sku": row["sku"],
-            "price": number(row["price"]),
-            "revenueAccountId": row["revenue_account_id"],
-            "trackStock": row["track_stock"],
-            "stockQuantity": row["stock_quantity"],
-            "isActive": row["is_active"],
-            "visibility": row["visibility"],
-            "images": list(row["images"] or []),
-            "translations": translations or {},
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            name=ctx.translate(translations, "name", row["name"]),
+            description=ctx.translate(translations, "description", row["description"]),
+            categoryId=category_id,
+            category=category,
+            price=number(row["price"]),
+            images=list(row["images"] or []),
+            translations=translations or {},
+        )
 
 
 PRODUCT_CATEGORY = ProductCategoryResource()

@@ -72,33 +72,15 @@ class TransactionResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> Transaction:
-        return {
-            "id": row["id"],
-            "type": row["type"],
-            "sourceType": row["source_type"],
-            "description": row["description"],
-            "contactId": row["contact_id"],
-            "contactName": contact_name(row),
-            "contactEmail": contact_email(row, ctx),
-            "clubId": row["club_id"],
-            "bookingId": row["booking_id"],
-            "membershipId": row["membership_id"],
-            "productId": row["product_id"],
-            "invoiceId": row["invoice_id"],
-            "revenueAccountId": row["revenue_account_id"],
-            "refundOfId": row["refund_of_id"],
-            "amount": number(row["amount"]),
-            "taxAmount": number(row["tax_amount"]),
-            "paidAmount": number(row["paid_amount"]),
-            "refundedAmount": number(row["refunded_amount"]),
-            "paymentStatus": row["payment_status"],
-            "paymentMethod": row["payment_method"],
-            "reference": row["reference"],
-            "occurredAt": row["occurred_at"],
-            "paidAt": row["paid_at"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
+        return self.body(
+            row,
+            contactName=contact_name(row),
+            contactEmail=contact_email(row, ctx),
+            amount=number(row["amount"]),
+            taxAmount=number(row["tax_amount"]),
+            paidAmount=number(row["paid_amount"]),
+            refundedAmount=number(row["refunded_amount"]),
+        )
 
 
 TRANSACTION = TransactionResource()

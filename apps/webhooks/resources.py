@@ -29,18 +29,6 @@ class WebhookResource(Resource):
     model = models.WebhookSubscription
     columns = ("id", "url", "description", "events", "is_active", "disabled_reason", "created_at", "updated_at")
 
-    def present(self, row, ctx: PresentContext) -> Webhook:
-        return {
-            "id": row["id"],
-            "url": row["url"],
-            "description": row["description"],
-            "events": row["events"],
-            "isActive": row["is_active"],
-            "disabledReason": row["disabled_reason"],
-            "createdAt": row["created_at"],
-            "updatedAt": row["updated_at"],
-        }
-
 
 class Delivery(TypedDict):
     id: int
@@ -78,20 +66,9 @@ class DeliveryResource(Resource):
     )
 
     def present(self, row, ctx: PresentContext) -> Delivery:
-        return {
-            "id": row["id"],
-            "eventId": row["event_id"],
-            "eventType": row["event_type"],
-            "status": row["status"],
-            "attempts": row["attempts"],
-            "lastAttemptAt": row["last_attempt_at"],
-            "nextAttemptAt": row["next_attempt_at"],
-            "responseStatus": row["response_status"],
-            "responseBody": row["response_body"] if row["attempts"] else None,
-            "durationMs": row["duration_ms"],
-            "error": row["last_error"] or None,
-            "createdAt": row["created_at"],
-        }
+        return self.body(
+            row, responseBody=row["response_body"] if row["attempts"] else None, error=row["last_error"] or None
+        )
 
 
 class Envelope(TypedDict):

@@ -162,24 +162,18 @@ class WebsiteResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> Website:
         organization = ctx.organization
         version = row["active_release__version"]
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "slug": row["slug"],
-            "domain": row["domain"],
-            "domainVerified": bool(row["domain"] and row["domain_verified_at"]),
-            "isDefault": row["is_default"],
-            "isActive": row["is_active"],
-            "clubId": row["club_id"],
-            "url": site_url(row["slug"], served_domain(row)),
-            "previewUrl": preview_url(row["id"], row["slug"], served_domain(row), row["organization__link_epoch"]),
-            "published": version is not None,
-            "activeReleaseVersion": version,
-            "lastPublishedAt": row["active_release__published_at"],
-            "hasUnpublishedChanges": version is None or row["draft_hash"] != row["active_release__content_hash"],
-            "defaultLanguage": organization.default_language,
-            "languages": organization.languages,
-        }
+        return self.body(
+            row,
+            domainVerified=bool(row["domain"] and row["domain_verified_at"]),
+            url=site_url(row["slug"], served_domain(row)),
+            previewUrl=preview_url(row["id"], row["slug"], served_domain(row), row["organization__link_epoch"]),
+            published=version is not None,
+            activeReleaseVersion=version,
+            lastPublishedAt=row["active_release__published_at"],
+            hasUnpublishedChanges=version is None or row["draft_hash"] != row["active_release__content_hash"],
+            defaultLanguage=organization.default_language,
+            languages=organization.languages,
+        )
 
 
 def served_domain(row: dict, prefix: str = "") -> str | None:
@@ -215,20 +209,11 @@ class WebsitePageSummaryResource(Resource):
     columns = PAGE_SUMMARY_COLUMNS
 
     def present(self, row: dict, ctx: PresentContext) -> WebsitePageSummary:
+        return self.body(row, **self.summary_values(row))
+
+    def summary_values(self, row: dict) -> dict:
         sections = row["sections"] or []
-        return {
-            "id": row["id"],
-            "slug": row["slug"],
-            "title": row["title"],
-            "isHomepage": row["is_homepage"],
-            "sectionCount": len(sections),
-            "sectionTypes": [section["type"] for section in sections],
-            "metaTitle": row["meta_title"],
-            "metaDescription": row["meta_description"],
-            "ogImage": row["og_image"],
-            "noindex": row["noindex"],
-            "url": _page_url(row),
-        }
+        return {"sectionCount": len(sections), "sectionTypes": [s["type"] for s in sections], "url": _page_url(row)}
 
 
 def not_indexable_reason(*, site_active: bool, published: bool, noindex: bool) -> str | None:
@@ -260,7 +245,6 @@ class WebsitePageResource(WebsitePageSummaryResource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> WebsitePage:
-        body = super().present(row, ctx)
         seo_settings = seo_settings_of(row["website__seo_settings"], row["website__name"])
         languages = ctx.organization.languages
         locale = ctx.locale if ctx.locale in languages else None
@@ -270,11 +254,12 @@ class WebsitePageResource(WebsitePageSummaryResource):
             noindex=row["noindex"],
         )
         sections = row["sections"] or []
-        return {
-            **body,
-            "sections": sections,
-            "translations": row["translations"] or None,
-            "seo": {
+        return self.body(
+            row,
+            **self.summary_values(row),
+            sections=sections,
+            translations=row["translations"] or None,
+            seo={
                 "metaTitle": row["meta_title"] or row["title"],
                 "metaDescription": row["meta_description"] or seo_settings["siteDescription"],
                 "ogImage": row["og_image"] or seo_settings["defaultOgImage"],
@@ -283,7 +268,7 @@ class WebsitePageResource(WebsitePageSummaryResource):
                 "notIndexableReason": reason,
                 "localizedLocales": localized_locales(row["translations"], sections),
             },
-        }
+        )
 
 
 class ReleaseResource(Resource):
@@ -300,13 +285,11 @@ class ReleaseResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> Release:
-        return {
-            "version": row["version"],
-            "note": row["note"],
-            "publishedAt": row["published_at"],
-            "publishedBy": {"type": row["published_by_type"], "name": row["published_by_name"]},
-            "isActive": row["id"] == row["website__active_release_id"],
-        }
+        return self.body(
+            row,
+            publishedBy={"type": row["published_by_type"], "name": row["published_by_name"]},
+            isActive=row["id"] == row["website__active_release_id"],
+        )
 
 
 def present_layout(website: models.Website) -> WebsiteLayout:

@@ -3,7 +3,7 @@ resource declaration, one FilterSet and one short viewset, and gets its list, it
 constant query count and OpenAPI document from them."""
 
 import datetime as dt
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 import pytest
 from django.db import connection
@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.routers import SimpleRouter
 
 from apps.api.filtersets import BooleanFilter, IntegerFilter, Ordering, PlatformFilterSet
-from apps.api.resources import PresentContext, Resource
+from apps.api.resources import Resource
 from apps.api.scopes import crud_scopes
 from apps.api.views import ResourceViewSet
 from apps.clubs import models
@@ -33,17 +33,7 @@ class ClubReview(TypedDict):
 class ClubReviewResource(Resource):
     shape = ClubReview
     model = models.ClubReview
-    columns = ("id", "club_id", "rating", "comment", "is_public", "created_at")
-
-    def present(self, row, ctx: PresentContext) -> ClubReview:
-        return {
-            "id": row["id"],
-            "clubId": row["club_id"],
-            "rating": row["rating"],
-            "comment": row["comment"],
-            "isPublic": row["is_public"],
-            "createdAt": row["created_at"],
-        }
+    columns = ("id", "club_id", "rating", "comment", "is_public", "created_at")  # every key a column: no present()
 
 
 CLUB_REVIEW = ClubReviewResource()
@@ -157,3 +147,28 @@ def test_the_openapi_document_comes_from_the_declarations():
     component = schema["components"]["schemas"]["ClubReview"]
     assert component["required"] == sorted(ClubReview.__required_keys__)
     assert component["properties"]["createdAt"] == {"type": "string", "format": "date-time"}
+
+
+class Rated(TypedDict):
+    id: int
+    clubName: str
+    rating: int
+    note: NotRequired[str]
+    isPublic: bool
+
+
+class RatedResource(Resource):
+    shape = Rated
+
+
+def test_a_body_keeps_the_shape_order_with_computed_keys_and_copied_columns():
+    row = {"id": 1, "club_name": "Centre", "rating": 4, "is_public": True, "note": "kept when the row has it"}
+    assert list(RatedResource().body(row, rating=5)) == ["id", "clubName", "rating", "note", "isPublic"]
+    assert RatedResource().body(row, rating=5)["rating"] == 5
+
+
+def test_a_not_required_key_with_neither_a_value_nor_a_column_is_left_out():
+    body = RatedResource().body({"id": 1, "club_name": "Centre", "rating": 4, "is_public": False})
+    assert body == {"id": 1, "clubName": "Centre", "rating": 4, "isPublic": False}
+    with pytest.raises(KeyError):
+        RatedResource().body({"id": 1, "rating": 4, "is_public": False})  # a required key must have its column
