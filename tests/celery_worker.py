@@ -7,10 +7,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from django.db import connection
-
 from config import celery_app
-from tests.server_env import server_secrets
+from tests.server_env import served_database_url, server_secrets, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,14 +18,12 @@ def real_worker(settings, name: str, queues=("celery",), env=None, processes: in
     """Start a worker consuming `queues`, with tasks sent to the broker instead of run eagerly and those queues
     emptied first; `env` adds environment variables (settings) of the worker; `processes` > 0 runs that many prefork
     children instead of the solo pool. Yields the worker process. Stops it and restores eager tasks on exit."""
-    db = connection.settings_dict
-    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     broker = settings.CELERY_BROKER_URL
     assert broker.startswith("redis://"), "the worker test needs REDIS_URL"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": served_database_url(),
         "REDIS_URL": broker,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CONN_MAX_AGE": "0",
@@ -51,12 +47,7 @@ def real_worker(settings, name: str, queues=("celery",), env=None, processes: in
         yield proc
     finally:
         celery_app.conf.task_always_eager = previous_eager
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def wait_until(done, proc, seconds: float = 60) -> None:

@@ -1,8 +1,10 @@
 """Django-level 404/500 handlers: JSON under /v1/, Django's defaults elsewhere."""
 
+import sys
+
 from django.views import defaults
 
-from .middleware import PUBLIC_INTERNAL_ERROR, PUBLIC_PREFIX, json_response
+from .middleware import PUBLIC_INTERNAL_ERROR, PUBLIC_PREFIX, database_unreachable_answer, json_response
 
 
 def handler404(request, exception=None):
@@ -16,6 +18,10 @@ def handler404(request, exception=None):
 
 
 def handler500(request):
+    # Django calls this inside its `except`: the failure is the current exception.
+    unavailable = database_unreachable_answer(request, sys.exc_info()[1])
+    if unavailable is not None:
+        return unavailable
     if request.path.startswith(PUBLIC_PREFIX):
         return json_response(PUBLIC_INTERNAL_ERROR, 500, request)
     if request.path.startswith("/v1/"):

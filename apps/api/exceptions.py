@@ -8,6 +8,7 @@ from http import HTTPStatus
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -130,6 +131,37 @@ class RateLimited(ApiError):
     default_message = "Rate limit exceeded."
 
 
+class ServiceUnavailable(ApiError):
+    status_code = 503
+    code = "SERVICE_UNAVAILABLE"
+    default_message = "The database cannot be reached; retry after the number of seconds in Retry-After."
+    retry_after_seconds = 5
+
+    def __init__(self):
+        super().__init__(headers={"Retry-After": str(self.retry_after_seconds)})
+
+
+# SQLSTATEs of a lost connection: class 08 (connection exception), and the server shutting down, crashing or
+# starting (57P01-57P03). psycopg's client-side connection failures (refused, closed, reset) carry no SQLSTATE.
+LOST_CONNECTION_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def database_unreachable(exc) -> ServiceUnavailable | None:
+    """The 503 for a database that cannot be reached (down, restarting, connection cut), logged as an error without
+    a trace; None for any other failure, including a query's own (a timeout or a deadlock stays a 500)."""
+    if isinstance(exc, InterfaceError):
+        lost = True
+    elif isinstance(exc, OperationalError):
+        state = getattr(exc.__cause__, "sqlstate", None)
+        lost = state is None or state.startswith(LOST_CONNECTION_STATES)
+    else:
+        lost = False
+    if not lost:
+        return None
+    logger.error("Database unreachable, answering 503: %r", exc)
+    return ServiceUnavailable()
+
+
 class InsufficientScope(Exception):
     """403 with the spec's short body, the one error without `code`."""
 
@@ -200,7 +232,7 @@ def _to_api_error(exc) -> ApiError | None:
         return ApiError("Responses are JSON only.", code="NOT_ACCEPTABLE", status=406)
     if isinstance(exc, drf.APIException):
         return ApiError(str(exc.detail), code=exc.default_code.upper(), status=exc.status_code)
-    return None
+    return database_unreachable(exc)
 
 
 def to_api_error(exc) -> ApiError | None:

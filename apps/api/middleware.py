@@ -9,6 +9,7 @@ import uuid
 from django.conf import settings
 from django.http import HttpResponse
 
+from .exceptions import database_unreachable
 from .logs import current_request_id
 from .metrics import observe_request
 from .renderers import dumps
@@ -63,8 +64,9 @@ class RequestIdMiddleware:
             current_request_id.reset(token)
 
     def process_exception(self, request, exception):
-        if not request.path.startswith("/v1/"):
-            return None
+        unavailable = database_unreachable_answer(request, exception)
+        if unavailable is not None or not request.path.startswith("/v1/"):
+            return unavailable
         logger.exception("Unhandled error on %s (request %s)", request.path, request.request_id)
         if request.path.startswith(PUBLIC_PREFIX):
             return json_response(PUBLIC_INTERNAL_ERROR, 500, request)
@@ -78,6 +80,31 @@ class RequestIdMiddleware:
             500,
             request,
         )
+
+
+UNAVAILABLE_PAGE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Temporarily unavailable</title></head>'
+    "<body><main><h1>Temporarily unavailable</h1><p>Please try again in a few seconds.</p></main></body></html>"
+)
+
+
+def database_unreachable_answer(request, exception) -> HttpResponse | None:
+    """503 with `Retry-After` when `exception` is a lost database connection, wherever it was raised outside the
+    API views' own handler (a middleware, the MCP endpoint): `SERVICE_UNAVAILABLE` in the error envelope under
+    /v1/ and on MCP, the marketplace API's short body under /v1/public/, a short page elsewhere."""
+    error = database_unreachable(exception)
+    if error is None:
+        return None
+    match = getattr(request, "resolver_match", None)
+    if request.path.startswith(PUBLIC_PREFIX):
+        response = json_response({"error": error.message}, error.status_code, request)
+    elif request.path.startswith("/v1/") or (match and (match.url_name or "").startswith("mcp-")):
+        response = json_response(error.body(), error.status_code, request)
+    else:
+        response = HttpResponse(UNAVAILABLE_PAGE, status=error.status_code, content_type="text/html; charset=utf-8")
+    for name, value in error.headers.items():
+        response[name] = value
+    return response
 
 
 PUBLIC_NOT_FOUND = {"error": "Not found", "code": "NOT_FOUND"}

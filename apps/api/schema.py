@@ -167,6 +167,9 @@ class PlatformAutoSchema(AutoSchema):
         responses.setdefault(
             "429", _json(ERROR_REF, "Rate limit exceeded, or too many failed authentications (see Retry-After)")
         )
+        responses.setdefault(
+            "503", _json(ERROR_REF, "The database is unreachable (SERVICE_UNAVAILABLE, see Retry-After)")
+        )
         for status, response in responses.items():
             # An error documented by description only still answers with the error body.
             if status.startswith(("4", "5")) and not response.get("content"):

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 
 from apps.contacts.models import Contact
-from tests.server_env import free_port, wait_until_up
+from tests.server_env import free_port, stop, wait_until_up
 
 from .conftest import PROBES
 
@@ -135,11 +135,7 @@ def server(django_db_setup):
         wait_until_up(port, proc, time.monotonic() + 15, path="/v1/nothing")
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 def read_answer(conn) -> tuple[int, dict]:

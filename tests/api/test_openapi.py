@@ -52,7 +52,7 @@ def test_every_platform_operation_states_scope_and_security(schema):
         assert {"customerApiAuth": []} in operation["security"]
         assert operation.get("operationId"), (path, method)
         assert "x-rate-limit-bucket" in operation
-        for status in ("401", "403", "429"):
+        for status in ("401", "403", "429", "503"):
             assert status in operation["responses"], (path, method, status)
         scope = operation["x-required-scope"]
         oauth = [s["platformOAuth"] for s in operation["security"] if "platformOAuth" in s]

@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
-from tests.server_env import free_port, wait_until_up
+from tests.server_env import free_port, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_SECRETS = {"SECRET_KEY": secrets.token_hex(32), "API_KEY_PEPPER": secrets.token_hex(32)}
@@ -65,11 +65,7 @@ def mcp_server(django_db_setup):
         wait_until_up(port, proc, time.monotonic() + 30)
         yield LiveServer(port)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 @pytest.fixture

@@ -1,20 +1,11 @@
 """Multiprocess mode under a real gunicorn with two workers: `/metrics` sums what every worker recorded."""
 
 import http.client
-import os
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
-from django.db import connection
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server_env import free_port, server_secrets
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.server_env import gunicorn
 
 
 def _get(port: int, path: str) -> tuple[int, bytes]:
@@ -29,43 +20,11 @@ def _get(port: int, path: str) -> tuple[int, bytes]:
 
 @pytest.fixture
 def gunicorn_two_workers(transactional_db, settings, tmp_path):
-    db = connection.settings_dict
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
     (metrics_dir / "counter_1.db").write_bytes(b"left over from a previous run")  # must not be summed
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-        "REDIS_URL": django_settings.CACHES["default"].get("LOCATION", "") or os.environ.get("REDIS_URL", ""),
-        "LOG_LEVEL": "WARNING",
-        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
-        **server_secrets(settings),
-    }
-    port = free_port()
-    cmd = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-w", "2"]
-    cmd += ["-b", f"127.0.0.1:{port}", "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60  # a loaded machine starts gunicorn slowly
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode()[-2000:])
-            try:
-                if _get(port, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not start")
-            time.sleep(0.2)
-        yield port, metrics_dir
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with gunicorn(settings, workers=2, env={"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}) as server:
+        yield server.port, metrics_dir
 
 
 def healthz_count(body: bytes) -> float:
