@@ -260,7 +260,7 @@ def start_server(port: int) -> subprocess.Popen:
         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--keep-alive", "30",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy())
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded 2-core machine imports slowly
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit("gunicorn exited during start-up")
