@@ -136,22 +136,32 @@ def apply_day_window(queryset, params, tz: dt.tzinfo | str, field: str):
     return queryset.filter(condition)
 
 
-def apply_club_clock_window(queryset, params, default_tz: str, field: str, club_timezone="club__timezone"):
+def apply_club_clock_window(queryset, params, organization, field: str, club_timezone="club__timezone"):
     """`startDate`/`endDate` on `field` for club-bound rows: a bare date is a whole day on EACH row's own club
-    clock, a date-time with an offset an exact instant. Apply after the other filters: the clocks are
-    read from the rows that remain (one small query, only when a bare date is sent)."""
+    clock, a date-time with an offset an exact instant. The clocks are read from the organization's clubs (one
+    small query, only when a bare date is sent)."""
+    default_tz = organization.timezone
     window = date_window(params, default_tz)  # validates both bounds whatever the clock
     if window[0] is None and window[1] is None:
         return queryset
     if not any(len(params.get(name) or "") == 10 for name in ("startDate", "endDate")):
         return apply_window(queryset, field, window)
-    zones = sorted(set(queryset.order_by().values_list(club_timezone, flat=True).distinct()))
+    zones = sorted(_clock_zones(queryset.model, club_timezone, organization))
     if len(zones) <= 1:
         return apply_window(queryset, field, date_window(params, zones[0] if zones else default_tz))
     condition = Q()
     for zone in zones:
         condition |= Q(**{club_timezone: zone}) & window_condition(field, date_window(params, zone))
     return queryset.filter(condition)
+
+
+def _clock_zones(model, club_timezone: str, organization) -> set[str]:
+    """The time zones the rows' clubs may have: those of the organization's clubs, a superset of the zones of the
+    matching rows that yields the same window, read from a few clubs instead of from every matching row."""
+    *path, column = club_timezone.split("__")
+    for name in path:
+        model = model._meta.get_field(name).related_model
+    return set(model._base_manager.filter(organization=organization).values_list(column, flat=True).distinct())
 
 
 def apply_ordering(queryset, params, allowed: dict, default: str):

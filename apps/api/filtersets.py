@@ -177,9 +177,7 @@ class DateWindow:
         if self.days:
             return apply_day_window(queryset, params, organization.timezone or "UTC", self.field)
         if self.club_clock:
-            return apply_club_clock_window(
-                queryset, params, organization.timezone, self.field, club_timezone=self.club_timezone
-            )
+            return apply_club_clock_window(queryset, params, organization, self.field, self.club_timezone)
         return apply_window(queryset, self.field, date_window(params))
 
 

@@ -1,5 +1,15 @@
-"""limit/offset pagination with the page body `{data, total, limit, offset}`."""
+"""limit/offset pagination with the page body `{data, total, limit, offset}`.
 
+A large total is reused for a while: counting a million rows costs tens of milliseconds on every page, so a total
+of at least `LIST_TOTAL_CACHE_ROWS` is kept for `LIST_TOTAL_CACHE_SECONDS` by the process that counted it (keyed
+on the list's SQL and parameters), and may lag writes by that long (docs/decisions/scale.md). Smaller totals
+are always counted.
+"""
+
+import threading
+import time
+
+from django.conf import settings
 from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
@@ -39,6 +49,36 @@ def parse_page_params(query_params) -> tuple[int, int]:
     return min(limit, MAX_LIMIT), offset
 
 
+_LARGE_TOTALS: dict[str, tuple[float, int]] = {}  # the list's SQL and parameters -> (expires at, total)
+_LARGE_TOTALS_KEPT = 1024
+_large_totals_lock = threading.Lock()
+
+
+def list_total(queryset: QuerySet) -> int:
+    """The number of rows of `queryset`, a large one reused for `LIST_TOTAL_CACHE_SECONDS`."""
+    seconds = settings.LIST_TOTAL_CACHE_SECONDS
+    if seconds <= 0:
+        return cheap_count(queryset)
+    sql, params = queryset.query.sql_with_params()
+    key = f"{queryset.db}\n{sql}\n{params!r}"
+    now = time.monotonic()
+    kept = _LARGE_TOTALS.get(key)
+    if kept is not None and kept[0] > now:
+        return kept[1]
+    total = cheap_count(queryset)
+    if total >= settings.LIST_TOTAL_CACHE_ROWS:
+        with _large_totals_lock:
+            if len(_LARGE_TOTALS) >= _LARGE_TOTALS_KEPT:
+                _LARGE_TOTALS.pop(next(iter(_LARGE_TOTALS)))
+            _LARGE_TOTALS[key] = (now + seconds, total)
+    return total
+
+
+def forget_large_totals() -> None:
+    with _large_totals_lock:
+        _LARGE_TOTALS.clear()
+
+
 def page_body(data, total, limit, offset) -> dict:
     return {"data": data, "total": total, "limit": limit, "offset": offset}
 
@@ -53,7 +93,7 @@ class PagePagination(BasePagination):
         if isinstance(queryset, list | tuple):
             self.total = len(queryset)
         elif isinstance(queryset, QuerySet):
-            self.total = cheap_count(queryset)
+            self.total = list_total(queryset)
         else:
             self.total = queryset.count()
         if self.total == 0 or self.offset >= self.total:

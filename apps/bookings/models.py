@@ -58,6 +58,8 @@ class Booking(models.Model):
         ordering = ["start_time", "id"]
         indexes = [
             models.Index(fields=["organization", "start_time", "id"]),
+            # `ordering=-createdAt` pages through a large organization's bookings without sorting them all.
+            models.Index(fields=["organization", "created_at", "id"], name="booking_org_created"),
             models.Index(fields=["class_occurrence", "status"]),
             models.Index(fields=["area", "start_time"]),
             models.Index(fields=["contact", "status"]),

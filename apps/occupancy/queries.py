@@ -6,10 +6,14 @@ waitlist holds the pending and notified entries. Booking conflict checks, block 
 counts all read these, so the rules cannot drift apart.
 """
 
+from django.contrib.postgres.fields import RangeBoundary
+from django.db import connection
+from django.db.backends.postgresql.psycopg_any import DateTimeTZRange
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, BookingType, CheckInMethod
+from apps.bookings.constraints import TsTzRange
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
@@ -25,8 +29,16 @@ def _overlapping(start, end) -> dict:
 
 
 def area_bookings(start, end):
-    """Active area bookings overlapping [start, end) (narrow by `area=` / `area_id__in=`)."""
-    return Booking.objects.filter(type=BookingType.AREA, status__in=ACTIVE_BOOKING_STATUSES, **_overlapping(start, end))
+    """Active area bookings overlapping [start, end) (narrow by `area=` / `area_id__in=`). On PostgreSQL the overlap
+    is also stated on the range the `booking_area_no_overlap` GiST index holds: the comparisons alone bound only
+    the start, so a court with a year of bookings would be read whole (tests/test_query_plans.py)."""
+    queryset = Booking.objects.filter(
+        type=BookingType.AREA, status__in=ACTIVE_BOOKING_STATUSES, **_overlapping(start, end)
+    )
+    if connection.vendor == "postgresql":
+        span = TsTzRange("start_time", "end_time", RangeBoundary())
+        queryset = queryset.alias(span=span).filter(span__overlap=DateTimeTZRange(start, end, "[)"))
+    return queryset
 
 
 def area_blocks(start, end):

@@ -2,8 +2,10 @@
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
+from apps.api.pagination import forget_large_totals
 from apps.contacts.models import Contact
 
 from .conftest import PROBES
@@ -84,3 +86,30 @@ def test_query_count_is_constant(api, rows):
     with CaptureQueriesContext(connection) as queries:
         api.get(f"{PROBES}?limit=200")
     assert len(queries) == 3  # credential, count, page
+
+
+@pytest.fixture
+def fresh_totals():
+    forget_large_totals()
+    yield
+    forget_large_totals()
+
+
+@override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=60)
+def test_a_large_total_is_reused_and_a_small_one_counted(api, rows, organization, fresh_totals):
+    assert api.get(PROBES).json()["total"] == 230
+    Contact.objects.create(organization=organization, first_name="New")
+    assert api.get(PROBES).json()["total"] == 230  # at least LIST_TOTAL_CACHE_ROWS: reused
+    assert api.get(f"{PROBES}?limit=10").json()["total"] == 230  # the same list, another page size
+    Contact.objects.filter(pk__in=[r.pk for r in rows[:200]]).delete()
+    forget_large_totals()
+    assert api.get(PROBES).json()["total"] == 31  # below the threshold: counted every time
+    Contact.objects.create(organization=organization, first_name="Newer")
+    assert api.get(PROBES).json()["total"] == 32
+
+
+@override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=0)
+def test_large_totals_are_counted_every_time_when_the_cache_is_off(api, rows, organization, fresh_totals):
+    assert api.get(PROBES).json()["total"] == 230
+    Contact.objects.create(organization=organization, first_name="New")
+    assert api.get(PROBES).json()["total"] == 231
