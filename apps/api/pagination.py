@@ -22,18 +22,30 @@ MAX_LIMIT = 200
 MAX_OFFSET = 2**63 - 1  # beyond any row count; larger values could not even be echoed as a JSON integer
 
 
+def limit_errors(raw, default=DEFAULT_LIMIT, maximum=MAX_LIMIT) -> tuple[int, list[str]]:
+    """A `limit` query value clamped to `maximum` (however large), and its errors: below 1 or not an integer."""
+    if raw in (None, ""):
+        return default, []
+    try:
+        limit = int(raw)
+    except ValueError:
+        return default, ["Must be an integer."]
+    return min(limit, maximum), ["Must be at least 1."] if limit < 1 else []
+
+
+def parse_limit(raw, default=DEFAULT_LIMIT, maximum=MAX_LIMIT) -> int:
+    limit, errors = limit_errors(raw, default, maximum)
+    if errors:
+        raise ValidationFailed({"limit": errors})
+    return limit
+
+
 def parse_page_params(query_params) -> tuple[int, int]:
     errors = {}
-    limit, offset = DEFAULT_LIMIT, 0
-    raw_limit = query_params.get("limit")
-    if raw_limit not in (None, ""):
-        try:
-            limit = int(raw_limit)
-            if limit < 1:
-                errors["limit"] = ["Must be at least 1."]
-            limit = min(limit, MAX_LIMIT)
-        except ValueError:
-            errors["limit"] = ["Must be an integer."]
+    offset = 0
+    limit, limit_messages = limit_errors(query_params.get("limit"))
+    if limit_messages:
+        errors["limit"] = limit_messages
     raw_offset = query_params.get("offset")
     if raw_offset not in (None, ""):
         try:
@@ -46,7 +58,7 @@ def parse_page_params(query_params) -> tuple[int, int]:
             errors["offset"] = ["Must be an integer."]
     if errors:
         raise ValidationFailed(errors)
-    return min(limit, MAX_LIMIT), offset
+    return limit, offset
 
 
 _LARGE_TOTALS: dict[str, tuple[float, int]] = {}  # the list's SQL and parameters -> (expires at, total)

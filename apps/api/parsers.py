@@ -54,7 +54,8 @@ class JSONParser(BaseParser):
 
     A NUL character in any string is a 400 VALIDATION_ERROR on that field: PostgreSQL can store it neither in
     text nor in jsonb columns, so it would otherwise fail deep in a write. A body nested deeper than
-    MAX_JSON_DEPTH is a 400 INVALID_JSON.
+    MAX_JSON_DEPTH is a 400 INVALID_JSON. A body is an object: `null` reads as no body, any other JSON value (`[]`,
+    `5`, `"x"`) is a 400 VALIDATION_ERROR, so no view takes an empty array for "no body".
     """
 
     media_type = "application/json"
@@ -79,4 +80,8 @@ class JSONParser(BaseParser):
                 ) from None
             if paths:
                 raise ValidationFailed({path: [NUL_MESSAGE] for path in paths})
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise ValidationFailed({"nonFieldErrors": ["The request body must be a JSON object."]})
         return data

@@ -28,6 +28,21 @@ def assert_envelope(response, status: int, code: str):
     return body
 
 
+@pytest.mark.parametrize("body", ["[]", "5", '"x"', "[{}]", "true"])
+def test_a_body_that_is_json_but_not_an_object_is_400(api, body):
+    fields = assert_envelope(post_raw(api, body), 400, "VALIDATION_ERROR")["details"]["fields"]
+    assert fields == {"nonFieldErrors": ["The request body must be a JSON object."]}
+
+
+def test_an_optional_body_that_is_an_array_is_400_and_the_verb_does_not_run(api, contact):
+    """`request.data or {}` took `[]` for "no body": the contact was archived (issue 20, item 3)."""
+    path = f"/v1/platform/contacts/{contact.id}/archive"
+    assert_envelope(api.generic("POST", path, b"[]", content_type="application/json"), 400, "VALIDATION_ERROR")
+    contact.refresh_from_db()
+    assert contact.status == "active"
+    assert api.generic("POST", path, b"null", content_type="application/json").status_code == 200  # no body
+
+
 @pytest.mark.parametrize("depth", [1000, 100_000])
 def test_deep_array_with_a_nul_at_the_bottom_is_400(api, depth):
     assert_envelope(post_raw(api, nested(depth)), 400, "INVALID_JSON")

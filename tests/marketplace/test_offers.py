@@ -341,6 +341,7 @@ def test_invalid_bodies_are_400_with_issues(db, public, body, path):
         ("not json", "application/json"),
         ("date=2031-01-15", "application/x-www-form-urlencoded"),
         ("[]", "application/json"),
+        ('{"location": ' + "[" * 101 + "]" * 101 + "}", "application/json"),  # was the platform's body (issue 20)
     ],
 )
 def test_a_body_that_is_not_a_json_object_is_400(db, public, content, content_type):

@@ -60,6 +60,7 @@ def test_feed_limits_and_bad_parameters(api, organization):
         make_event(organization)
     assert len(api.get(FEED).json()["data"]) == 3
     assert api.get(FEED, {"limit": 100000}).status_code == 200  # clamped to 500
+    assert api.get(FEED, {"limit": 10**30}).status_code == 200  # however large (was a 400, issue 20)
     for params, field in (
         ({"after": "evt_unknown"}, "after"),
         ({"limit": 0}, "limit"),

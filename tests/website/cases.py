@@ -8,7 +8,7 @@ from apps.website.models import Page, Release, Website
 from tests.harness import EndpointCase
 
 _seq = itertools.count()
-HERO = {"type": "hero", "config": {"title": "Welcome"}}
+HERO = {"type": "hero", "config": {"title": "Welcome"}, "translations": {}}  # as the service stores it
 
 
 def _settle_key_usage(organization):

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField, ValidationFailed
+from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField
 from apps.api.fields import (
     BoundedDateTimeField,
     OrganizationObjectField,
@@ -87,12 +87,6 @@ class CancelSerializer(serializers.Serializer):
 # --- raw-body checks the serializers cannot express -----------------------------------------------------------
 
 
-def require_object(body):
-    if not isinstance(body, dict):
-        raise ValidationFailed({"nonFieldErrors": ["The body must be a JSON object."]})
-    return body
-
-
 def reject_price(body: dict):
     if "price" in body:
         raise FieldNotWritable("price", "`price` is computed (tax-inclusive); send `priceBeforeTax` instead.")
@@ -122,6 +116,8 @@ class StrictKeysSerializer(serializers.Serializer):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("error_messages", {"invalid": "Must be an object."})
         super().__init__(*args, **kwargs)
+        for field in self.fields.values():  # null is an absent key: the document says so (nullable)
+            field.allow_null = field.allow_null or not field.required
 
     def path(self) -> str:
         names, field = [], self
@@ -270,7 +266,7 @@ class RecurrenceEndMoveSerializer(RecurrenceEndSerializer):
 
 @extend_schema_serializer(component_name="ClassCreate")
 class ClassCreateSerializer(ClassWriteSerializer):
-    recurrence = RecurrenceCreateSerializer(required=False)
+    recurrence = RecurrenceCreateSerializer(required=False, allow_null=True)  # null: a one-off class
 
     def to_internal_value(self, data):
         if isinstance(data, dict) and data.get("recurrence", ...) is None:  # null: a one-off class
@@ -300,7 +296,7 @@ class ClassUpdateSerializer(ClassWriteSerializer):
     # Every class field optional (validated with `partial=True`), or `recurrence` alone with `?scope=all_future`
     # to move where the series ends (`instance`: the path's class).
     notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
-    recurrence = RecurrenceEndMoveSerializer(required=False)
+    recurrence = RecurrenceEndMoveSerializer(required=False, allow_null=True)  # null: absent
 
     def to_internal_value(self, data):
         if isinstance(data, dict) and data.get("recurrence", ...) is None:

@@ -12,7 +12,7 @@ from ..choices import EditScope
 from ..filters import ClassFilterSet
 from ..models import ClassOccurrence
 from ..resources import CLASS
-from .serializers import CancelSerializer, ClassCreateSerializer, ClassUpdateSerializer, reject_price, require_object
+from .serializers import CancelSerializer, ClassCreateSerializer, ClassUpdateSerializer, reject_price
 
 LOCALE = OpenApiParameter("locale", str, description="Language of names and descriptions (fallback: default).")
 SCOPE = OpenApiParameter(
@@ -89,7 +89,7 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
         return body
 
     def create(self, request):
-        reject_price(require_object(request.data))
+        reject_price(request.data)
         data = self.validated(self.write_serializer)
         occurrence, series = services.create_class(self.organization, {"recurrence": None, **data})
         extra = {"series": series.as_dict()} if series else None
@@ -97,7 +97,7 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
 
     def partial_update(self, request, pk=None):
         occurrence = self.get_object()
-        body = require_object(request.data)
+        body = request.data
         reject_price(body)
         scope = parse_scope(request.query_params)
         context = {"request": request, "scope": scope}
@@ -117,8 +117,7 @@ class ClassViewSet(DestroyResourceMixin, ResourceViewSet):
     @action(detail=True, methods=["post"], url_path="cancel")
     def cancel(self, request, pk=None):
         occurrence = self.get_object()
-        body = require_object(request.data)
-        serializer = CancelSerializer(data=body)
+        serializer = CancelSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.cancel_class(
             self.organization,

@@ -76,6 +76,9 @@ def marketplace_error(exc) -> Response:
     if isinstance(error, ValidationFailed):
         issues = issues_from_fields(error.details["fields"])
         return Response({"error": "Invalid request", "details": {"issues": issues}}, status=400)
+    if error.code == "INVALID_JSON":  # the parser's own refusals (a body nested too deep)
+        issue = {"path": "body", "message": error.message}
+        return Response({"error": "Invalid request", "details": {"issues": [issue]}}, status=400)
     if error.status_code == 404:
         return Response(dict(NOT_FOUND_BODY), status=404)
     if error.status_code == 429:
@@ -221,8 +224,6 @@ class OfferSearchView(MarketplaceView):
         responses={200: OpenApiResponse(shape_serializer(OfferPage), description="OK"), **ERRORS},
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise MarketplaceIssues([{"path": "body", "message": "The request body must be a JSON object."}])
         data = self.validated(OfferSearch, request.data)
         point = resolve_point(data)
         search = {

@@ -8,7 +8,8 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from apps.api.exceptions import NotFound, ValidationFailed
-from apps.api.filters import enum_list_value, int_value
+from apps.api.filters import enum_list_value
+from apps.api.pagination import parse_limit
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -219,10 +220,7 @@ class WebhookEventViewSet(PlatformViewSet):
     )
     def feed(self, request, *args, **kwargs):
         params = request.query_params
-        limit = int_value("limit", params.get("limit"))
-        if limit is not None and limit < 1:
-            raise ValidationFailed({"limit": ["Must be at least 1."]})
-        limit = min(limit or FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX)
+        limit = parse_limit(params.get("limit"), FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX)
         types = self.readable_types()
         wanted = _feed_types(params)
         if wanted is not None:

@@ -1,0 +1,234 @@
+"""Bad input generated from the served OpenAPI document's request bodies (issue 20, item 3; tests/bad_input.py).
+
+For every documented write operation: every bad value of every property (wrong JSON types, null, strings past
+their maximum, numbers past their bounds and past the database's columns, naive and impossible date-times, values
+outside enums, arrays and objects past their limits) and every raw body below the schema (invalid UTF-8, NUL,
+NaN, deep nesting, a body past the cap, another media type) is a 4xx in the error envelope naming the field, never
+a 500, and writes nothing: every table's rows (the outbox included) are the same before and after. Hostile text
+(SQL, markup) in every free-text field is never a 500. On every list, bad `limit`/`offset` values are a 400 on
+that parameter and a huge `limit` is clamped to 200.
+
+One organization per module; each operation is one test (its path objects made once by its contract case's
+`setup`), rolled back at its end.
+"""
+
+import re
+from http import HTTPStatus
+
+import orjson
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import resolve
+from rest_framework.test import APIClient
+
+from apps.organizations.models import ApiKey, Organization
+from tests.bad_input import (
+    HOSTILE_TEXT,
+    TableFingerprint,
+    bad_values,
+    names_field,
+    raw_bodies,
+    text_fields,
+    write_operations,
+)
+from tests.harness import all_cases, platform_routes
+
+
+def _document():
+    return Client().get("/v1/openapi.json").json()
+
+
+DOCUMENT = _document()
+OPERATIONS = write_operations(DOCUMENT)
+CASES = all_cases()
+
+
+def template(path: str) -> str:
+    return re.sub(r"\{[^}]+\}", "{}", path)
+
+
+def case_for(method: str, path: str):
+    """The contract case (tests/<app>/cases.py) of an operation: its `setup` makes the objects its path names."""
+    matches = [c for c in CASES if c.method == method and template(c.path.split("?")[0]) == template(path)]
+    return matches[0] if matches else None
+
+
+@pytest.fixture(scope="module")
+def organization(django_db_setup, django_db_blocker):
+    """The module's one organization, in a transaction rolled back when the module ends."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield Organization.objects.create(
+            name="Hostile Input Gym",
+            slug="hostile-input-gym",
+            currency="EUR",
+            default_tax_rate="21.00",
+            default_language="en",
+            offered_languages=["en", "es"],
+            timezone="Europe/Madrid",
+            plan="pro",
+        )
+        transaction.set_rollback(True)
+
+
+@pytest.fixture(scope="module")
+def token(organization, django_db_blocker):
+    with django_db_blocker.unblock():
+        return ApiKey.issue(organization=organization, name="hostile", scopes=["*"])[1]
+
+
+@pytest.fixture
+def api(db, token, settings):
+    settings.RATE_LIMIT_MULTIPLIER = 1000  # hundreds of requests per test, all in one rate-limit window
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    client.get("/v1/platform/me")  # stamps the key's last_used_at before anything is compared
+    return client
+
+
+def envelope_problem(operation, response, field: str | None = None, status=400, code=None) -> str | None:
+    """What is wrong with `response` as the refusal of a bad request, or None."""
+    if response.status_code != status:
+        return f"status {response.status_code} (wanted {status}): {response.content[:200]!r}"
+    try:
+        body = response.json()
+    except ValueError:
+        return f"not JSON: {response.content[:200]!r}"
+    if operation.marketplace:
+        if set(body) - {"error", "details"} or body.get("error") != "Invalid request":
+            return f"not the marketplace envelope: {body}"
+    else:
+        if set(body) - {"error", "message", "code", "details"} or not {"error", "message", "code"} <= set(body):
+            return f"not the envelope: {body}"
+        if body["error"] != HTTPStatus(status).phrase:
+            return f"error {body['error']!r} is not the reason phrase"
+        if code and body["code"] != code:
+            return f"code {body['code']} (wanted {code}): {body}"
+    if field is not None and (operation.marketplace or body["code"] == "VALIDATION_ERROR"):
+        if not names_field(body, field):
+            return f"does not name {field}: {body}"
+    return None
+
+
+def request(client, operation, url, content: bytes, content_type="application/json"):
+    return client.generic(operation.method, url, content, content_type=content_type)
+
+
+PLATFORM_OPERATIONS = [op for op in OPERATIONS if not op.marketplace]
+
+
+def test_every_write_operation_is_generated_and_has_a_path_setup():
+    """The operations generated here are exactly the router's writes (and the marketplace's one POST): a new
+    endpoint is covered the day it is routed, and its contract case supplies the objects its path names."""
+    documented = {(resolve(re.sub(r"\{[^}]+\}", "1", op.path)).func, op.method) for op in PLATFORM_OPERATIONS}
+    routed = {(callback, method) for callback, method, _ in platform_routes() if method in ("POST", "PATCH", "PUT")}
+    assert documented == routed
+    assert [op.id for op in OPERATIONS if op.marketplace] == ["POST /v1/public/network/search/offers"]
+    assert [op.id for op in PLATFORM_OPERATIONS if case_for(op.method, op.path) is None] == []
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.id)
+def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, organization, api):
+    client = APIClient() if operation.marketplace else api
+    case = case_for(operation.method, operation.path)
+    url = case.url(organization) if case else operation.path
+    fingerprint = TableFingerprint()
+    problems = []
+
+    def check(label, response, **expected):
+        problem = envelope_problem(operation, response, **expected)
+        if problem:
+            problems.append(f"{label}: {problem}")
+        if changed := fingerprint.changed():
+            problems.append(f"{label}: wrote to {changed}")
+
+    if operation.schema is not None:
+        for bad in bad_values(DOCUMENT, operation.schema):
+            check(f"{bad.field}={bad.why}", request(client, operation, url, orjson.dumps(bad.body())), field=bad.field)
+    for raw in raw_bodies(operation):
+        response = request(client, operation, url, raw.content, raw.content_type)
+        check(raw.why, response, status=raw.status, code=raw.code)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "operation", [op for op in OPERATIONS if op.schema and list(text_fields(DOCUMENT, op.schema))], ids=lambda op: op.id
+)
+def test_hostile_text_in_every_text_field_is_data(operation, organization, api):
+    """SQL and markup in a text field are only text: never a 500; refused in the envelope, writing nothing; or
+    stored as sent (the response carries them back where it shows the field)."""
+    client = APIClient() if operation.marketplace else api
+    case = case_for(operation.method, operation.path)
+    url = case.url(organization) if case else operation.path
+    fingerprint = TableFingerprint()
+    problems = []
+    for path, max_length in text_fields(DOCUMENT, operation.schema):
+        text = HOSTILE_TEXT[:max_length]
+        body = text
+        for part in reversed(path):
+            body = [body] if isinstance(part, int) else {part: body}
+        fingerprint.changed()  # what an accepted value before this one wrote is not this one's
+        response = request(client, operation, url, orjson.dumps(body))
+        field = ".".join(map(str, path))
+        if response.status_code >= 500:
+            problems.append(f"{field}: {response.status_code} {response.content[:200]!r}")
+        elif response.status_code >= 400:
+            if problem := envelope_problem(operation, response, status=response.status_code):
+                problems.append(f"{field}: {problem}")
+            if changed := fingerprint.changed():
+                problems.append(f"{field}: refused but wrote to {changed}")
+    assert not problems, "\n".join(problems)
+
+
+LIST_OPERATIONS = [
+    (path, item["get"])
+    for path, item in DOCUMENT["paths"].items()
+    if "get" in item and any(p.get("name") == "limit" for p in item["get"].get("parameters", []))
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "parameters"),
+    [(path, get["parameters"]) for path, get in LIST_OPERATIONS],
+    ids=[path for path, _ in LIST_OPERATIONS],
+)
+def test_bad_pagination_is_a_400_on_its_parameter(path, parameters, organization, api):
+    marketplace = path.startswith("/v1/public/")
+    client = APIClient() if marketplace else api
+    case = case_for("GET", path)
+    url = case.url(organization) if case else path
+    sep = "&" if "?" in url else "?"
+    problems = []
+    operation = next(op for op in OPERATIONS if op.marketplace) if marketplace else PLATFORM_OPERATIONS[0]
+    for name, value in [
+        ("limit", "abc"),
+        ("limit", "-1"),
+        ("limit", "0"),
+        ("limit", "1.5"),
+        ("offset", "abc"),
+        ("offset", "-1"),
+        ("offset", "1.5"),
+        ("offset", str(10**30)),
+    ]:
+        if name == "offset" and not any(p["name"] == "offset" for p in parameters):
+            continue  # a cursor feed: `offset` is an unknown parameter, ignored
+        response = client.get(f"{url}{sep}{name}={value}")
+        if problem := envelope_problem(operation, response, field=name):
+            problems.append(f"{name}={value}: {problem}")
+    response = client.get(f"{url}{sep}limit={10**30}")
+    if response.status_code != 200 or response.json().get("limit", 200) != 200:
+        problems.append(f"limit=10**30 is not clamped to 200: {response.status_code} {response.content[:200]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_fingerprint_sees_the_outbox_a_changed_row_and_not_a_rolled_back_one(organization, api):
+    fingerprint = TableFingerprint()
+    assert "domain_events_domainevent" in fingerprint.tables
+    assert api.post("/v1/platform/contacts", {"firstName": "Ana"}, format="json").status_code == 201
+    assert {"contacts_contact", "domain_events_domainevent"} <= set(fingerprint.changed())
+    Organization.objects.filter(pk=organization.pk).update(name="Renamed")
+    assert fingerprint.changed() == ["organizations_organization"]
+    with transaction.atomic():
+        Organization.objects.filter(pk=organization.pk).update(name="Undone")
+        transaction.set_rollback(True)
+    assert fingerprint.changed() == []
