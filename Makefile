@@ -6,10 +6,6 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/platform
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 PYTEST_ARGS ?= --create-db
-# Run a second time with apps/api/fastread.py switched off (FAST_READ=0): the list and read tests must pass on the
-# plain ORM path too, so an upgrade that breaks either path fails `make test`, not production.
-PLAIN_READ_TESTS ?= tests/fastread tests/test_contract.py tests/test_openapi_conformance.py tests/api/test_pagination.py \
-	tests/bookings/test_list_query_counts.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # The demo's published website answers on <slug>.$(SITE_HOST) (browsers resolve *.localhost to this machine).
@@ -68,9 +64,6 @@ services:
 test: install mcp1 lint-tools services
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 		$(BIN)/python -m pytest $(PYTEST_ARGS)
-	@echo "make test: the list and read tests again with FAST_READ=0"
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true FAST_READ=0 \
-		$(BIN)/python -m pytest -q $(PLAIN_READ_TESTS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -42,7 +42,10 @@ def seed(reseed: bool):
         from tests.classes.cases import class_rows
         from tests.clubs.cases import club_rows
         from tests.contacts.cases import _contacts
+        from tests.factories import ClubFactory
         from tests.instructors.cases import instructor_rows
+
+        ClubFactory.reset_sequence(10_000)  # clear of the `club-<organization id>` slug the booking rows' club takes
 
         with transaction.atomic():
             organization = Organization.objects.create(

@@ -15,7 +15,6 @@ from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
 from .exceptions import ValidationFailed
-from .fastread import cheap_count, fetch
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -70,14 +69,14 @@ def list_total(queryset: QuerySet) -> int:
     """The number of rows of `queryset`, a large one reused for `LIST_TOTAL_CACHE_SECONDS`."""
     seconds = settings.LIST_TOTAL_CACHE_SECONDS
     if seconds <= 0:
-        return cheap_count(queryset)
+        return queryset.count()
     sql, params = queryset.query.sql_with_params()
     key = f"{queryset.db}\n{sql}\n{params!r}"
     now = time.monotonic()
     kept = _LARGE_TOTALS.get(key)
     if kept is not None and kept[0] > now:
         return kept[1]
-    total = cheap_count(queryset)
+    total = queryset.count()
     if total >= settings.LIST_TOTAL_CACHE_ROWS:
         with _large_totals_lock:
             if len(_LARGE_TOTALS) >= _LARGE_TOTALS_KEPT:
@@ -89,6 +88,23 @@ def list_total(queryset: QuerySet) -> int:
 def forget_large_totals() -> None:
     with _large_totals_lock:
         _LARGE_TOTALS.clear()
+
+
+class ValuesPage:
+    """A page source for `PagePagination`: the filtered queryset counted as it is (`COUNT(*)` with the filters'
+    joins only), and only the page's slice turned into value rows by `to_values` (annotations, related columns)."""
+
+    ordered = True
+
+    def __init__(self, queryset, to_values):
+        self.queryset = queryset
+        self.to_values = to_values
+
+    def count(self) -> int:
+        return self.queryset.count()
+
+    def __getitem__(self, item: slice) -> list[dict]:
+        return list(self.to_values(self.queryset[item]))
 
 
 def page_body(data, total, limit, offset) -> dict:
@@ -110,8 +126,7 @@ class PagePagination(BasePagination):
             self.total = queryset.count()
         if self.total == 0 or self.offset >= self.total:
             return []
-        page = queryset[self.offset : self.offset + self.limit]
-        return fetch(page) if isinstance(page, QuerySet) else list(page)
+        return list(queryset[self.offset : self.offset + self.limit])
 
     def get_paginated_response(self, data):
         return Response(page_body(data, self.total, self.limit, self.offset))

@@ -6,7 +6,7 @@ A `Resource` says, in one place, everything a body of that shape needs:
   (`shape_serializer`), so the document cannot drift from what `present` returns (`tests/api/test_resources.py`
   checks every presented body against its shape, and the conformance test validates real responses);
 - `model`, `columns` and `annotate()`: the `.values()` row a body is built from (related columns joined, counts
-  and id lists as SQL subqueries), read on the fast cursor (`apps.api.fastread`);
+  and id lists as SQL subqueries);
 - `load(rows, ctx)`: page-wide loads of related rows, a constant number of queries for any page size;
 - `present(row, ctx)`: the body of one row, plain dict building (no queries). By default every key of the shape is
   the column of the same name in snake case (`isActive` from `is_active`); a resource that computes some keys
@@ -39,7 +39,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from .exceptions import NotFound
-from .fastread import ValuesPage, fetch_values
+from .pagination import ValuesPage
 from .presenters import resolve_translation
 from .scopes import ALL_SCOPES_SET
 
@@ -145,7 +145,7 @@ class Resource:
 
     def fetch(self, queryset: QuerySet, ctx: PresentContext) -> list[dict]:
         """Bodies of every row of `queryset`, in its order."""
-        return self.present_rows(fetch_values(self.values(queryset)), ctx)
+        return self.present_rows(self.values(queryset), ctx)
 
     def get_many(self, queryset: QuerySet, ids, ctx: PresentContext) -> dict[int, dict]:
         """Bodies by id (the same number of queries for one id or many)."""

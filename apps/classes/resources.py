@@ -10,7 +10,6 @@ import datetime as dt
 from typing import Annotated, NotRequired, TypedDict
 
 from apps.api.expressions import related_ids
-from apps.api.fastread import fetch_values
 from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
@@ -196,7 +195,7 @@ class ClassResource(Resource):
         instructors = {}
         if ids:
             queryset = Instructor.objects.filter(organization=ctx.organization, id__in=ids).order_by()
-            for row in fetch_values(INSTRUCTOR_SUMMARY.values(queryset)):
+            for row in INSTRUCTOR_SUMMARY.values(queryset):
                 instructors[row["id"]] = INSTRUCTOR_SUMMARY.present(row, ctx)
         ctx.memo["class.instructors"] = instructors
 

@@ -15,6 +15,7 @@ from apps.organizations.admin_scoping import (
     OrganizationScopedAdmin,
     OrganizationScopedForm,
     OrganizationScopedTabularInline,
+    https_url_formfield,
 )
 
 from .models import Amenity, Area, AreaType, Club, ClubReview
@@ -26,6 +27,7 @@ HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
 class ClubForm(OrganizationScopedForm):
     class Meta:
         model = Club
+        formfield_callback = https_url_formfield
         fields = (
             "organization", "name", "slug", "description", "is_active", "marketplace_listed",
             "address", "city", "state", "country", "postal_code", "latitude", "longitude",

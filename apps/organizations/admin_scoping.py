@@ -77,6 +77,14 @@ class ScopedForeignKeyRawIdWidget(ForeignKeyRawIdWidget):
         return super().label_and_url_for_value(value) if allowed else ("", "")
 
 
+def https_url_formfield(db_field, **kwargs):
+    """A model field's form field, URLs defaulting to `https://` when typed without a scheme (Django 6's default;
+    opting in explicitly also keeps Django 5.x from warning about the coming change)."""
+    if isinstance(db_field, models.URLField):
+        kwargs.setdefault("assume_scheme", "https")
+    return db_field.formfield(**kwargs)
+
+
 class OrganizationScopedForm(forms.ModelForm):
     """Refuses a row whose organization-owned references belong to different organizations."""
 
@@ -102,6 +110,7 @@ class OrganizationScopingMixin:
     """Querysets and foreign-key choices limited to the user's organizations; shared by admins and inlines."""
 
     form = OrganizationScopedForm
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # see https_url_formfield
 
     def get_queryset(self, request):
         return scope_to_user(super().get_queryset(request), request)
