@@ -163,8 +163,20 @@ if DATABASE_REPLICA_URL:
     DATABASE_ROUTERS = ["apps.kernel.db_routing.PrimaryReplicaRouter"]
 
 REDIS_URL = env("REDIS_URL", default="")
+# A Redis that stops answering (hung, or a network dropping packets) costs a request at most this long per command,
+# then the limits fail open (docs/decisions/faults.md); redis-py would wait 5 s, kombu (the broker) forever.
+REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default=0.5)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
+                "socket_connect_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
+            },
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -173,6 +185,16 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A task whose worker dies under it (SIGKILL, OOM, a lost machine) runs again, so every task is idempotent
+# (docs/decisions/faults.md): a killed pool process's task is requeued at once (reject_on_worker_lost), a killed
+# worker's unacknowledged messages go back to the queue after the visibility timeout, which must exceed the longest
+# countdown a task is queued with (`WEBHOOK_COUNTDOWN_MAX_SECONDS`: longer webhook retries wait for the sweep).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_SECONDS", default=3600),
+    "socket_timeout": 5,  # above kombu's 1-second BRPOP; bounds a publish to a hung broker
+    "socket_connect_timeout": 5,
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {

@@ -92,6 +92,7 @@ def gunicorn(settings, *, workers: int = 1, env: dict | None = None, startup_sec
         "DATABASE_URL": served_database_url(),
         "REDIS_URL": django_settings.CACHES["default"].get("LOCATION", ""),
         "LOG_LEVEL": "WARNING",
+        "CELERY_TASK_ALWAYS_EAGER": "false",  # as in production: tasks go to the broker (nothing consumes them here)
         **server_secrets(settings),
         **(env or {}),
     }

@@ -9,6 +9,7 @@ No domain events: the webhook event table lists none for messages or templates.
 from django.db import transaction
 
 from apps.api.exceptions import Conflict, InvalidStateTransition, NotFound, ValidationFailed
+from apps.kernel.queueing import queue_after_commit
 
 from . import tasks
 from .choices import MessageChannel, MessageStatus
@@ -152,5 +153,5 @@ def start_sending(message: Message) -> Message:
     locked.recipients_count = recipients
     locked.save(update_fields=["status", "recipients_count", "updated_at"])
     message_id = locked.pk
-    transaction.on_commit(lambda: tasks.deliver_message.delay(message_id))
+    queue_after_commit(tasks.deliver_message.delay, message_id)
     return locked

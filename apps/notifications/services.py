@@ -5,7 +5,7 @@ Sending happens in a Celery task queued after the current transaction commits; t
 
 import uuid
 
-from django.db import transaction
+from apps.kernel.queueing import queue_after_commit
 
 from .choices import Channel
 from .tasks import deliver_notification
@@ -31,4 +31,4 @@ def notify_contacts(
         "channels": list(channels),
         "attachments": [list(a) for a in attachments],
     }
-    transaction.on_commit(lambda: deliver_notification.delay(payload))
+    queue_after_commit(deliver_notification.delay, payload)

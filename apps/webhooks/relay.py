@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from apps.domain_events.models import DomainEvent
 from apps.domain_events.services import subscribe_batch
+from apps.kernel.queueing import queue_after_commit
 
 from . import tasks
 from .catalogue import receivable
@@ -66,7 +67,8 @@ def relay(organization_id: int, event_ids: list[str]) -> list[int]:
         for delivery in deliveries:
             by_subscription[delivery.subscription_id].append(delivery.pk)
         if deliveries:
-            transaction.on_commit(lambda: [tasks.enqueue(ids) for ids in by_subscription.values()])
+            for ids in by_subscription.values():
+                queue_after_commit(tasks.enqueue, ids)
     return [d.pk for d in deliveries]
 
 

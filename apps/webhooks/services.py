@@ -8,6 +8,7 @@ from django.utils import timezone
 from apps.api.exceptions import Conflict, InsufficientScope, ValidationFailed
 from apps.api.scopes import ordered
 from apps.domain_events.models import DomainEvent
+from apps.kernel.queueing import queue_after_commit
 
 from . import netguard, signing, tasks
 from .catalogue import EVENT_TYPES, WILDCARD, receivable
@@ -110,7 +111,7 @@ def redeliver(delivery: WebhookDelivery) -> WebhookDelivery:
         next_attempt_at=now,
         sweep_after=now + REQUEUE_AFTER,
     )
-    transaction.on_commit(lambda: tasks.enqueue([copy.pk]))
+    queue_after_commit(tasks.enqueue, [copy.pk])
     return copy
 
 
@@ -167,5 +168,5 @@ def replay(subscription: WebhookSubscription, since, until=None, types=None) -> 
     ]
     WebhookDelivery.objects.bulk_create(rows, batch_size=1000)
     if rows:
-        transaction.on_commit(lambda: tasks.run_replay.delay(subscription.pk))
+        queue_after_commit(tasks.run_replay.delay, subscription.pk)
     return len(rows)

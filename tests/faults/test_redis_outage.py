@@ -1,0 +1,106 @@
+"""Redis stopped under a running API (a redis-server this test owns, on its own port): every request is still
+answered, the rate limits fail open (full headers, a WARNING, the `/healthz` and `/metrics` counters), writes that
+queue background work still answer 201, and the limits count again as soon as Redis is back, without a restart.
+Both ways Redis can stop: dead (connections refused) and hung (connections accepted, never answered)."""
+
+import datetime as dt
+import http.client
+import time
+
+import orjson
+import pytest
+from django.utils import timezone
+
+from tests.faults.own_redis import OwnRedis
+from tests.server_env import gunicorn
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ME = "/v1/platform/me"
+# A hung Redis costs each command its socket timeout (REDIS_SOCKET_TIMEOUT_SECONDS, the broker's 5 s): a booking
+# that counts its limits, moves the offers' version and queues a notification took 14 s on a loaded 2-core machine.
+# Without the timeouts the broker's publish never returns.
+ANSWER_WITHIN_SECONDS = 25
+
+
+@pytest.fixture
+def own_redis():
+    redis = OwnRedis()
+    yield redis
+    redis.close()
+
+
+@pytest.fixture
+def server(settings, own_redis):
+    with gunicorn(settings, env={"REDIS_URL": own_redis.url}) as server:
+        yield server
+
+
+def call(port: int, method: str, path: str, token: str | None = None, body: dict | None = None):
+    """(status, body, headers) within ANSWER_WITHIN_SECONDS, or a timeout error."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_WITHIN_SECONDS)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, body=orjson.dumps(body) if body is not None else None, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read(), response
+    finally:
+        conn.close()
+
+
+def remaining(port: int, token: str) -> int:
+    status, _, response = call(port, "GET", ME, token)
+    assert status == 200
+    return int(response.getheader("X-RateLimit-Remaining"))
+
+
+def booking_body(area, contact, days: int) -> dict:
+    start = (timezone.now() + dt.timedelta(days=days)).replace(minute=0, second=0, microsecond=0)
+    return {
+        "areaId": area.id,
+        "contactId": contact.id,
+        "startTime": start.isoformat(),
+        "endTime": (start + dt.timedelta(hours=1)).isoformat(),
+        "notifyCustomer": True,  # queues a notification after the commit: a message for the (stopped) broker
+    }
+
+
+def fail_open_counted(port: int) -> float:
+    status, body, _ = call(port, "GET", "/healthz")
+    assert status == 200
+    return orjson.loads(body)["rateLimitFailOpen"]
+
+
+def assert_served_unlimited(server, token, area, contact, days):
+    me_status, _, me = call(server.port, "GET", ME, token)
+    assert me_status == 200
+    assert me.getheader("X-RateLimit-Remaining") == me.getheader("X-RateLimit-Limit") == "100"
+    status, body, _ = call(server.port, "POST", "/v1/platform/bookings", token, booking_body(area, contact, days))
+    assert status == 201, body
+    assert call(server.port, "GET", "/v1/public/search/clubs?lat=40.4&lng=-3.7")[0] == 200
+    assert call(server.port, "GET", "/readyz")[0] == 503
+
+
+@pytest.mark.parametrize("stopped", ["dead", "hung"])
+def test_the_api_answers_unlimited_while_redis_is_stopped_and_counts_again_when_it_is_back(
+    server, own_redis, make_token, area, contact, stopped
+):
+    token = make_token("*")  # after the server started: hashed with its pepper
+    assert remaining(server.port, token) == 99
+    before = fail_open_counted(server.port)
+    own_redis.kill() if stopped == "dead" else own_redis.freeze()
+    assert_served_unlimited(server, token, area, contact, days=3)
+    assert fail_open_counted(server.port) > before
+    log = server.log_text()
+    assert "Rate-limit counting failed; letting the request through" in log
+    assert "Broker unreachable: apps.notifications.tasks.deliver_notification not queued after the commit" in log
+
+    own_redis.start() if stopped == "dead" else own_redis.thaw()
+    deadline = time.monotonic() + 20
+    while (left := remaining(server.port, token)) == 100 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert left < 100, "the limits never counted again"
+    assert remaining(server.port, token) == left - 1
+    assert call(server.port, "GET", "/readyz")[0] == 200
