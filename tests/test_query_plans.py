@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.bookings.models import Booking
+from apps.contacts.filters import ContactFilterSet
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.occupancy.queries import area_bookings
@@ -119,3 +120,18 @@ def test_a_club_clock_window_reads_the_clock_from_the_clubs_not_from_every_booki
     assert response.json()["total"] >= 1
     clocks = [q["sql"] for q in captured if '"timezone"' in q["sql"] and "DISTINCT" in q["sql"]]
     assert clocks and all('FROM "bookings_booking"' not in sql for sql in clocks), clocks
+
+
+def test_contacts_search_reads_the_trigram_index(api, organization):
+    """The index holds the very expression the `q` filter compares (the planner uses it only then); on a handful
+    of rows the organization's index wins, so the plan is taken for the filter alone."""
+    Contact.objects.bulk_create(
+        Contact(organization=organization, first_name=f"Ana{i}", last_name="Garcia", email=f"a{i}@example.com")
+        for i in range(5)
+    )
+    assert [c["firstName"] for c in api.get("/v1/platform/contacts?q=ana3 garc").json()["data"]] == ["Ana3"]
+    searched = ContactFilterSet.search(None, Contact.objects.order_by(), "q", "ana3 garc")
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = searched.explain()
+    assert "contact_search_trgm" in plan, plan

@@ -122,6 +122,8 @@ class PagePagination(BasePagination):
             self.total = len(queryset)
         elif isinstance(queryset, QuerySet):
             self.total = list_total(queryset)
+        elif isinstance(getattr(queryset, "queryset", None), QuerySet):  # a page source over a queryset (ValuesPage)
+            self.total = list_total(queryset.queryset.order_by())
         else:
             self.total = queryset.count()
         if self.total == 0 or self.offset >= self.total:

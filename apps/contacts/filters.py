@@ -1,8 +1,5 @@
 """Query parameters of the contacts lists."""
 
-from django.db.models import Q, Value
-from django.db.models.functions import Concat
-
 from apps.api.filtersets import (
     ChoiceListFilter,
     ContainsFilter,
@@ -15,6 +12,7 @@ from apps.api.filtersets import (
 )
 
 from .choices import ContactStatus
+from .models import SEARCH_TEXT
 
 
 class ContactFilterSet(PlatformFilterSet):
@@ -37,13 +35,7 @@ class ContactFilterSet(PlatformFilterSet):
     )
 
     def search(self, queryset, name, term):
-        return queryset.annotate(full_name=Concat("first_name", Value(" "), "last_name")).filter(
-            Q(full_name__icontains=term)
-            | Q(first_name__icontains=term)
-            | Q(last_name__icontains=term)
-            | Q(email__icontains=term)
-            | Q(phone__icontains=term)
-        )
+        return queryset.alias(search_text=SEARCH_TEXT).filter(search_text__icontains=term)
 
 
 class PipelineStageFilterSet(PlatformFilterSet):

@@ -1,6 +1,14 @@
 from django.db import models
+from django.db.models import TextField, Value
+from django.db.models.functions import Concat
 
 from .choices import ContactStatus
+
+# What the contacts search (`q`) matches a term in: the full name, the e-mail and the phone. The unit separator
+# between them is no character a search term holds, so no match spans two of them.
+SEARCH_TEXT = Concat(
+    "first_name", Value(" "), "last_name", Value("\x1f"), "email", Value("\x1f"), "phone", output_field=TextField()
+)
 
 
 class PipelineStage(models.Model):
@@ -63,6 +71,8 @@ class Contact(models.Model):
             models.Index(fields=["organization", "status"]),
             # The default order (`-createdAt`) of a large organization's list without sorting every contact.
             models.Index(fields=["organization", "created_at", "id"], name="contact_org_created"),
+            # And `contact_search_trgm`, a trigram index on UPPER(SEARCH_TEXT) for `q`, created by migration 0003
+            # on PostgreSQL only.
         ]
 
     def __str__(self):

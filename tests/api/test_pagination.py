@@ -113,3 +113,11 @@ def test_large_totals_are_counted_every_time_when_the_cache_is_off(api, rows, or
     assert api.get(PROBES).json()["total"] == 230
     Contact.objects.create(organization=organization, first_name="New")
     assert api.get(PROBES).json()["total"] == 231
+
+
+@override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=60)
+def test_a_resource_list_reuses_its_large_total_too(api, rows, organization, fresh_totals):
+    assert api.get("/v1/platform/contacts?limit=1").json()["total"] == 230
+    Contact.objects.create(organization=organization, first_name="New")
+    assert api.get("/v1/platform/contacts?limit=1").json()["total"] == 230
+    assert api.get("/v1/platform/contacts?limit=1&q=New").json()["total"] == 1  # another list: counted
