@@ -25,6 +25,10 @@ RATE_LIMIT_REFUSALS = Counter(
     "failed-authentication).",
     ["bucket"],
 )
+RATE_LIMIT_FAIL_OPEN = Counter(
+    "ratelimit_fail_open_total",
+    "Requests let through unlimited because the rate-limit cache (Redis) failed: a rising count means limits are off.",
+)
 UNMATCHED = "<unmatched>"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _REGEX_GROUP = re.compile(r"\(\?P<(\w+)>[^)]*\)")

@@ -28,7 +28,7 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import BaseThrottle
 
 from .exceptions import ApiError
-from .metrics import count_refusal
+from .metrics import RATE_LIMIT_FAIL_OPEN, count_refusal
 
 logger = logging.getLogger("apps.api")
 
@@ -121,6 +121,7 @@ def record_fail_open(exc):
     global _fail_open_count
     with _fail_open_lock:
         _fail_open_count += 1
+    RATE_LIMIT_FAIL_OPEN.inc()
     logger.warning(
         "Rate-limit counting failed; letting the request through (%d times in this process): %r", _fail_open_count, exc
     )

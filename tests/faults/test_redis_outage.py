@@ -67,10 +67,16 @@ def booking_body(area, contact, days: int) -> dict:
     }
 
 
-def fail_open_counted(port: int) -> float:
+def fail_open_counted(port: int) -> tuple[float, float]:
+    """The fail-open count of `/healthz` (this worker) and of `/metrics` (every worker)."""
     status, body, _ = call(port, "GET", "/healthz")
     assert status == 200
-    return orjson.loads(body)["rateLimitFailOpen"]
+    status, scrape, _ = call(port, "GET", "/metrics")
+    assert status == 200
+    (total,) = [
+        float(line.split()[1]) for line in scrape.decode().splitlines() if line.startswith("ratelimit_fail_open_total ")
+    ]
+    return orjson.loads(body)["rateLimitFailOpen"], total
 
 
 def assert_served_unlimited(server, token, area, contact, days):
@@ -92,7 +98,8 @@ def test_the_api_answers_unlimited_while_redis_is_stopped_and_counts_again_when_
     before = fail_open_counted(server.port)
     own_redis.kill() if stopped == "dead" else own_redis.freeze()
     assert_served_unlimited(server, token, area, contact, days=3)
-    assert fail_open_counted(server.port) > before
+    after = fail_open_counted(server.port)
+    assert after[0] > before[0] and after[1] > before[1]
     log = server.log_text()
     assert "Rate-limit counting failed; letting the request through" in log
     assert "Broker unreachable: apps.notifications.tasks.deliver_notification not queued after the commit" in log
