@@ -316,3 +316,26 @@ class TableFingerprint:
         changed = sorted(name for name in digests if digests[name] != self.digests[name])
         self.writes, self.digests = writes, digests
         return changed
+
+
+def bad_query_values(document, parameter: dict) -> list[str]:
+    """Values a documented query parameter must refuse (already URL-encoded): by its type, format or enum; for the
+    untyped date filters (`startDate`, a date or a date-time) and `ordering`, by name."""
+    schema = resolve(document, parameter.get("schema", {}))
+    name = parameter["name"]
+    kind = schema.get("type")
+    if "enum" in schema:
+        return ["not-a-member"]
+    if name == "limit":  # any larger value is clamped (API.md §1)
+        return ["abc", "1.5", "0", "-1"]
+    if kind == "integer":
+        return ["abc", "1.5", str(10**30), "%00"]
+    if kind == "number":
+        return ["abc", "1e999", "nan"]
+    if kind == "boolean":
+        return ["yes", "1"]
+    if schema.get("format") == "date" or (kind == "string" and name.endswith("Date")):
+        return ["2031-02-30", "31/12/2031", "2031-03-04T09:00:00", "99999-01-01"]
+    if name == "ordering":
+        return ["no-such-field", "-"]
+    return []

@@ -26,6 +26,7 @@ from apps.organizations.models import ApiKey, Organization
 from tests.bad_input import (
     HOSTILE_TEXT,
     TableFingerprint,
+    bad_query_values,
     bad_values,
     names_field,
     raw_bodies,
@@ -86,7 +87,7 @@ def api(db, token, settings):
     return client
 
 
-def envelope_problem(operation, response, field: str | None = None, status=400, code=None) -> str | None:
+def envelope_problem(marketplace: bool, response, field: str | None = None, status=400, code=None) -> str | None:
     """What is wrong with `response` as the refusal of a bad request, or None."""
     if response.status_code != status:
         return f"status {response.status_code} (wanted {status}): {response.content[:200]!r}"
@@ -94,7 +95,7 @@ def envelope_problem(operation, response, field: str | None = None, status=400, 
         body = response.json()
     except ValueError:
         return f"not JSON: {response.content[:200]!r}"
-    if operation.marketplace:
+    if marketplace:
         if set(body) - {"error", "details"} or body.get("error") != "Invalid request":
             return f"not the marketplace envelope: {body}"
     else:
@@ -104,7 +105,7 @@ def envelope_problem(operation, response, field: str | None = None, status=400, 
             return f"error {body['error']!r} is not the reason phrase"
         if code and body["code"] != code:
             return f"code {body['code']} (wanted {code}): {body}"
-    if field is not None and (operation.marketplace or body["code"] == "VALIDATION_ERROR"):
+    if field is not None and (marketplace or body["code"] == "VALIDATION_ERROR"):
         if not names_field(body, field):
             return f"does not name {field}: {body}"
     return None
@@ -136,7 +137,7 @@ def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, orga
     problems = []
 
     def check(label, response, **expected):
-        problem = envelope_problem(operation, response, **expected)
+        problem = envelope_problem(operation.marketplace, response, **expected)
         if problem:
             problems.append(f"{label}: {problem}")
         if changed := fingerprint.changed():
@@ -173,7 +174,7 @@ def test_hostile_text_in_every_text_field_is_data(operation, organization, api):
         if response.status_code >= 500:
             problems.append(f"{field}: {response.status_code} {response.content[:200]!r}")
         elif response.status_code >= 400:
-            if problem := envelope_problem(operation, response, status=response.status_code):
+            if problem := envelope_problem(operation.marketplace, response, status=response.status_code):
                 problems.append(f"{field}: {problem}")
             if changed := fingerprint.changed():
                 problems.append(f"{field}: refused but wrote to {changed}")
@@ -199,7 +200,6 @@ def test_bad_pagination_is_a_400_on_its_parameter(path, parameters, organization
     url = case.url(organization) if case else path
     sep = "&" if "?" in url else "?"
     problems = []
-    operation = next(op for op in OPERATIONS if op.marketplace) if marketplace else PLATFORM_OPERATIONS[0]
     for name, value in [
         ("limit", "abc"),
         ("limit", "-1"),
@@ -213,11 +213,47 @@ def test_bad_pagination_is_a_400_on_its_parameter(path, parameters, organization
         if name == "offset" and not any(p["name"] == "offset" for p in parameters):
             continue  # a cursor feed: `offset` is an unknown parameter, ignored
         response = client.get(f"{url}{sep}{name}={value}")
-        if problem := envelope_problem(operation, response, field=name):
+        if problem := envelope_problem(marketplace, response, field=name):
             problems.append(f"{name}={value}: {problem}")
     response = client.get(f"{url}{sep}limit={10**30}")
     if response.status_code != 200 or response.json().get("limit", 200) != 200:
         problems.append(f"limit=10**30 is not clamped to 200: {response.status_code} {response.content[:200]!r}")
+    assert not problems, "\n".join(problems)
+
+
+# Query parameters that pick the operation's object, as a path id does: an integer naming none is a 404, also one
+# beyond 64 bits (docs/decisions/foundation-api.md #3).
+SELECTING_PARAMETERS = {"websiteId"}
+READ_OPERATIONS = [
+    (path, item["get"])
+    for path, item in DOCUMENT["paths"].items()
+    if "get" in item
+    and any(bad_query_values(DOCUMENT, p) for p in item["get"].get("parameters", []) if p["in"] == "query")
+]
+
+
+@pytest.mark.parametrize(("path", "get"), READ_OPERATIONS, ids=[path for path, _ in READ_OPERATIONS])
+def test_a_bad_value_of_every_typed_query_parameter_is_a_400_on_it(path, get, organization, api):
+    """A known parameter with a bad value gets 400 on that parameter (API.md §1), for every documented typed
+    parameter of every read: integers, numbers, booleans, enums, dates, `ordering`."""
+    marketplace = path.startswith("/v1/public/")
+    client = APIClient() if marketplace else api
+    case = case_for("GET", path)
+    url = case.url(organization) if case else path
+    sep = "&" if "?" in url else "?"
+    problems = []
+    for parameter in get["parameters"]:
+        if parameter["in"] != "query":
+            continue
+        for value in bad_query_values(DOCUMENT, parameter):
+            if marketplace and value == "%00":
+                continue  # the marketplace answers a NUL anywhere in its query with its 404 (test_nul_guard.py)
+            response = client.get(f"{url}{sep}{parameter['name']}={value}")
+            status = 400
+            if parameter["name"] in SELECTING_PARAMETERS and value == str(10**30):
+                status = 404
+            if problem := envelope_problem(marketplace, response, field=parameter["name"], status=status):
+                problems.append(f"{parameter['name']}={value}: {problem}")
     assert not problems, "\n".join(problems)
 
 
