@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db import connection
 
 from apps.api.parsers import MAX_JSON_DEPTH
+from tests.operations import inline, set_field
 
 WRITE_METHODS = ("post", "patch", "put")
 # A hostile string for every free-text field: SQL that would drop a table if it ever reached SQL as text, and
@@ -30,6 +31,12 @@ class WriteOperation:
     method: str  # POST, PATCH, PUT
     path: str  # the document's template, e.g. /v1/platform/classes/{id}
     schema: dict | None  # the resolved JSON request body schema, None when the operation takes no body
+    raw_schema: dict | None = None  # as the document writes it
+
+    @property
+    def body_schema(self) -> dict | None:
+        """Every `$ref` inlined (tests/operations.py reads it)."""
+        return inline(self.raw_schema) if self.raw_schema else None
 
     @property
     def id(self) -> str:
@@ -51,12 +58,22 @@ class BadValue:
         """The dotted path the error envelope names (`tickets.0.name`)."""
         return ".".join(str(part) for part in self.path)
 
-    def body(self) -> dict:
-        """The smallest body holding `value` at `path`: `{"tickets": [{"name": 5}]}`."""
-        value = self.value
-        for part in reversed(self.path):
-            value = [value] if isinstance(part, int) else {part: value}
-        return value
+    def body(self, base: dict | None = None, operation=None) -> dict:
+        """`base` (a valid body of `operation`, see tests/operations.py) with `value` at `path`; without a base,
+        the smallest body holding it: `{"tickets": [{"name": 5}]}`."""
+        if base is None:
+            value = self.value
+            for part in reversed(self.path):
+                value = [value] if isinstance(part, int) else {part: value}
+            return value
+        names = [
+            f"{part}[]" if isinstance(after, int) else part
+            for part, after in zip(self.path, self.path[1:], strict=False)
+            if not isinstance(part, int)
+        ]
+        if isinstance(self.path[-1], int):  # an array's item: the array holding just it
+            return set_field(operation, base, ".".join(names[:-1] + [self.path[-2]]), [self.value])
+        return set_field(operation, base, ".".join([*names, self.path[-1]]), self.value)
 
 
 def resolve(document, node: dict) -> dict:
@@ -88,7 +105,8 @@ def write_operations(document) -> list[WriteOperation]:
                 continue
             content = operation.get("requestBody", {}).get("content", {})
             schema = content.get("application/json", {}).get("schema")
-            operations.append(WriteOperation(method.upper(), path, resolve(document, schema) if schema else None))
+            resolved = resolve(document, schema) if schema else None
+            operations.append(WriteOperation(method.upper(), path, resolved, schema))
     return operations
 
 
