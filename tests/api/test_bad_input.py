@@ -14,12 +14,12 @@ One organization per module; each operation is one test (its path objects made o
 
 import re
 from http import HTTPStatus
+from types import SimpleNamespace
 
 import orjson
 import pytest
 from django.apps import apps as django_apps
 from django.db import transaction
-from django.test import Client
 from django.urls import resolve
 from rest_framework.test import APIClient
 
@@ -34,28 +34,17 @@ from tests.bad_input import (
     text_fields,
     write_operations,
 )
-from tests.harness import all_cases, platform_routes
+from tests.harness import platform_routes
 from tests.matrices.world import seed
-from tests.operations import example_body
+from tests.operations import contract_case, document, example_body
 
-
-def _document():
-    return Client().get("/v1/openapi.json").json()
-
-
-DOCUMENT = _document()
+DOCUMENT = document()  # as /v1/openapi.json serves it
 OPERATIONS = write_operations(DOCUMENT)
-CASES = all_cases()
-
-
-def template(path: str) -> str:
-    return re.sub(r"\{[^}]+\}", "{}", path)
 
 
 def case_for(method: str, path: str):
     """The contract case (tests/<app>/cases.py) of an operation: its `setup` makes the objects its path names."""
-    matches = [c for c in CASES if c.method == method and template(c.path.split("?")[0]) == template(path)]
-    return matches[0] if matches else None
+    return contract_case(SimpleNamespace(method=method, path=path))
 
 
 @pytest.fixture(scope="module")
