@@ -10,7 +10,7 @@ A `Resource` says, in one place, everything a body of that shape needs:
 - `load(rows, ctx)`: page-wide loads of related rows, a constant number of queries for any page size;
 - `present(row, ctx)`: the body of one row, plain dict building (no queries). By default every key of the shape is
   the column of the same name in snake case (`isActive` from `is_active`); a resource that computes some keys
-  returns `self.body(row, key=value, ...)`, which keeps the shape's key order and copies the others.
+  returns `self.body(row, ctx, key=value, ...)`, which keeps the shape's key order and copies the others.
 
 `PlatformViewSet` serves list and retrieve from it; services and other resources call `fetch`/`get_many` to
 present rows they wrote. A resource is declared once per shape and kept as a module-level instance.
@@ -31,6 +31,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
@@ -61,6 +62,14 @@ class PresentContext:
     def translate(self, translations: dict | None, field: str, fallback):
         """`field` in the request's `locale`, else the organization's default language, else `fallback`."""
         return resolve_translation(translations, self.locale, self.default_language, field, fallback)
+
+    def translated_ref(self, row: dict, relation: str) -> dict | None:
+        """`{id, name}` of the row's `relation` (columns `<relation>_id`, `<relation>__name` and
+        `<relation>__translations`), the name in the request's language; None without one."""
+        pk = row[f"{relation}_id"]
+        if pk is None:
+            return None
+        return {"id": pk, "name": self.translate(row[f"{relation}__translations"], "name", row[f"{relation}__name"])}
 
     def once(self, key, build):
         """`build()` computed once per request for `key` (prices, time zones, translated names)."""
@@ -95,12 +104,43 @@ def snake_case(key: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
 
 
+_TRANSLATED = object()
+
+
+def _number(value):
+    return float(value) if isinstance(value, Decimal) else value
+
+
+def _list(value):
+    return [] if value is None else value
+
+
+def _dict(value):
+    return {} if value is None else value
+
+
+def _conversion(hint):
+    if typing.get_origin(hint) is typing.NotRequired:
+        hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        members = [m for m in typing.get_args(hint) if m is not type(None)]
+        return _number if members == [float] else None
+    if hint is float:
+        return _number
+    if hint is list or typing.get_origin(hint) is list:
+        return _list
+    if hint is dict or typing.get_origin(hint) is dict:
+        return _dict
+    return None
+
+
 class Resource:
     """One response shape. Subclasses declare `shape`, `model`, `columns`; override `annotate`, `load`, `present`."""
 
     shape: ClassVar[type]
     model: ClassVar[type[Model]]
     columns: ClassVar[tuple[str, ...]] = ()
+    translated: ClassVar[tuple[str, ...]] = ()  # keys in the request's language (the `translations` column)
 
     def annotate(self, queryset: QuerySet) -> QuerySet:
         """Annotations the columns name (counts, id lists): SQL subqueries, never per-row queries."""
@@ -113,23 +153,32 @@ class Resource:
         """Load what the page's rows refer to (a constant number of queries) into `ctx.memo`."""
 
     def present(self, row: dict, ctx: PresentContext) -> dict:
-        return self.body(row)
+        return self.body(row, ctx)
 
-    def body(self, row: dict, **computed) -> dict:
+    def body(self, row: dict, ctx: PresentContext, **computed) -> dict:
         """The shape's keys in its order: the value given in `computed`, else the column of the key's snake-case
-        name (a `NotRequired` key with neither is left out)."""
+        name, as the shape types it (see `copied_keys`); a `NotRequired` key with neither is left out."""
         body = {}
-        for key, column, required in self.copied_keys:
+        for key, column, required, convert in self.copied_keys:
             if key in computed:
                 body[key] = computed[key]
+            elif convert is _TRANSLATED:
+                body[key] = ctx.translate(row["translations"], key, row[column])
             elif required or column in row:
-                body[key] = row[column]
+                body[key] = row[column] if convert is None else convert(row[column])
         return body
 
     @cached_property
-    def copied_keys(self) -> tuple[tuple[str, str, bool], ...]:
+    def copied_keys(self) -> tuple[tuple[str, str, bool, Any], ...]:
+        """(key, column, required, conversion): a `float` key's Decimal becomes a JSON number, a list or object
+        key that is not nullable is `[]`/`{}` for a null column, and a key named in `translated` is resolved in
+        the request's language from the row's `translations`."""
         required = self.shape.__required_keys__
-        return tuple((key, snake_case(key), key in required) for key in typing.get_type_hints(self.shape))
+        hints = typing.get_type_hints(self.shape)
+        return tuple(
+            (key, snake_case(key), key in required, _TRANSLATED if key in self.translated else _conversion(hint))
+            for key, hint in hints.items()
+        )
 
     # -- derived: every caller presents through these --------------------------------------------------------
 

@@ -4,7 +4,6 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.classes.choices import Visibility
 
@@ -86,16 +85,8 @@ class RevenueAccountResource(Resource):
 class PlanCategoryResource(Resource):
     shape = PlanCategory
     model = models.PlanCategory
+    translated = ("name", "description")
     columns = ("id", "name", "description", "position", "translations", "created_at", "updated_at")
-
-    def present(self, row: dict, ctx: PresentContext) -> PlanCategory:
-        translations = row["translations"] or {}
-        return self.body(
-            row,
-            name=ctx.translate(translations, "name", row["name"]),
-            description=ctx.translate(translations, "description", row["description"]),
-            translations=translations,
-        )
 
 
 def present_valid_for(value) -> PlanValidFor:
@@ -112,6 +103,7 @@ def present_valid_for(value) -> PlanValidFor:
 class PlanResource(Resource):
     shape = Plan
     model = models.Plan
+    translated = ("name", "description")
     columns = (
         "id",
         "name",
@@ -144,22 +136,10 @@ class PlanResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> Plan:
-        translations = row["translations"] or {}
-        category_id = row["plan_category_id"]
-        category = None
-        if category_id is not None:
-            name = ctx.translate(row["plan_category__translations"], "name", row["plan_category__name"])
-            category = {"id": category_id, "name": name}
         return self.body(
             row,
-            name=ctx.translate(translations, "name", row["name"]),
-            description=ctx.translate(translations, "description", row["description"]),
-            planCategoryId=category_id,
-            planCategory=category,
-            price=number(row["price"]),
-            signupFee=number(row["signup_fee"]),
-            sports=list(row["sports"] or []),
-            features=list(row["features"] or []),
+            ctx,
+            planCategory=ctx.translated_ref(row, "plan_category"),
             validFor=present_valid_for(row["valid_for"]),
         )
 

@@ -64,7 +64,7 @@ class PlayerResource(Resource):
     columns = ("id", "booking_id", "contact_id", "name", "email", "is_organizer", "created_at")
 
     def present(self, row: dict, ctx: PresentContext) -> Player:
-        return self.body(row, email=row["email"] if ctx.allows("contacts:read") else None)
+        return self.body(row, ctx, email=row["email"] if ctx.allows("contacts:read") else None)
 
 
 PLAYER = PlayerResource()
@@ -166,6 +166,7 @@ class BookingResource(Resource):
         area_id = row["area_id"]
         return self.body(
             row,
+            ctx,
             areaId=area_id,
             area={"id": area_id, "name": row["area__name"]} if area_id is not None else None,
             classId=row["class_occurrence_id"],
@@ -174,7 +175,6 @@ class BookingResource(Resource):
             durationMinutes=int((row["end_time"] - row["start_time"]).total_seconds() // 60),
             players=players,
             playerCount=player_count,
-            priceBeforeTax=number(row["price_before_tax"]),
             price=number(ctx.organization.tax_inclusive(row["price_before_tax"])),
             payment=present_payment(row),
             checkedIn=row["checked_in_at"] is not None,
@@ -229,6 +229,7 @@ class ClassBookingResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> ClassBooking:
         return self.body(
             row,
+            ctx,
             bookingId=row["id"],
             classId=row["class_occurrence_id"],
             contactName=contact_name(row),
@@ -269,7 +270,11 @@ class WaitlistEntryResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> WaitlistEntry:
         return self.body(
-            row, classId=row["class_occurrence_id"], contactName=contact_name(row), contactEmail=contact_email(row, ctx)
+            row,
+            ctx,
+            classId=row["class_occurrence_id"],
+            contactName=contact_name(row),
+            contactEmail=contact_email(row, ctx),
         )
 
 
@@ -306,7 +311,7 @@ class CheckInResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> CheckIn:
-        return self.body(row, classId=row["class_occurrence_id"], contactName=contact_name(row))
+        return self.body(row, ctx, classId=row["class_occurrence_id"], contactName=contact_name(row))
 
 
 BOOKING = BookingResource()

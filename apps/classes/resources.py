@@ -224,8 +224,8 @@ class ClassResource(Resource):
             max_party = row["class_type__max_party_size"] or 1
         return self.body(
             row,
+            ctx,
             **_name_slug_description(row, ctx),
-            images=list(row["images"] or []),
             classType=class_type,
             club={"id": row["club_id"], "name": row["club__name"], "slug": row["club__slug"]},
             area={"id": row["area_id"], "name": row["area__name"]} if row["area_id"] is not None else None,
@@ -284,7 +284,7 @@ class ClassTypeResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> ClassType:
-        return self.body(row, **_name_slug_description(row, ctx), translations=row["translations"] or {})
+        return self.body(row, ctx, **_name_slug_description(row, ctx), translations=row["translations"] or {})
 
 
 class ProgressionLevel(TypedDict):
@@ -326,6 +326,7 @@ class ProgressionTrackResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> ProgressionTrack:
         return self.body(
             row,
+            ctx,
             **_name_slug_description(row, ctx),
             classTypeIds=sorted(row["class_type_ids"] or []),
             levels=ctx.memo["track.levels"][row["id"]],

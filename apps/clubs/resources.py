@@ -11,7 +11,6 @@ from typing import Annotated, NotRequired, TypedDict
 
 from django.db.models import Avg, Count, IntegerField, OuterRef, Subquery
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 
 from . import models
@@ -143,14 +142,13 @@ class ClubResource(Resource):
         locale, default_language = ctx.locale, ctx.default_language
         body = self.body(
             row,
+            ctx,
             **club_address(row),
             images=club_images(row["images"], ctx.memo["club.area_images"].get(row["id"], [])),
             amenities=amenities,
             amenitiesResolved=[
                 resolve_amenity(code, catalogue.get(code), locale, default_language) for code in amenities
             ],
-            sports=list(row["sports"] or []),
-            socialProfiles=dict(row["social_profiles"] or {}),
         )
         rating = club_rating(row)
         if rating is not None:  # omitted, not null, without public reviews
@@ -217,11 +215,9 @@ class AreaResource(Resource):
         area_type_id = row["area_type_id"]
         return self.body(
             row,
+            ctx,
             areaTypeId=area_type_id,
             areaType={"id": area_type_id, "name": row["area_type__name"]} if area_type_id is not None else None,
-            sports=list(row["sports"] or []),
-            hourlyRate=number(row["hourly_rate"]),
-            images=list(row["images"] or []),
         )
 
 

@@ -89,12 +89,12 @@ class ContactResource(Resource):
         stage_id, source_id = row["pipeline_stage_id"], row["source_id"]
         return self.body(
             row,
+            ctx,
             name=display_name(row["first_name"], row["last_name"]),
             pipelineStageId=stage_id,
             pipelineStage={"id": stage_id, "name": row["pipeline_stage__name"]} if stage_id is not None else None,
             sourceId=source_id,
             source={"id": source_id, "name": row["source__name"]} if source_id is not None else None,
-            tags=list(row["tags"] or []),
             customFields=row["custom_fields"] or {},
         )
 

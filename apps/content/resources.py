@@ -121,10 +121,9 @@ class ContentItemResource(Resource):
         keywords = list(row["keywords"] or [])
         return self.body(
             row,
+            ctx,
             content={"html": row["html"], "blocks": row["blocks"], "summary": row["summary"], "keywords": keywords},
-            tags=list(row["tags"] or []),
             keywords=list(keywords),
-            images=list(row["images"] or []),
             author=author,
         )
 

@@ -92,6 +92,7 @@ def present_ticket(row: dict, ctx: PresentContext) -> EventTicket:
 class EventResource(Resource):
     shape = Event
     model = models.Event
+    translated = ("name", "description")
     columns = (
         "id",
         "name",
@@ -131,14 +132,10 @@ class EventResource(Resource):
         ctx.memo["event.tickets"] = by_event
 
     def present(self, row: dict, ctx: PresentContext) -> Event:
-        translations = row["translations"]
         return self.body(
             row,
-            name=ctx.translate(translations, "name", row["name"]),
-            description=ctx.translate(translations, "description", row["description"]),
-            images=list(row["images"] or []),
+            ctx,
             tickets=ctx.memo["event.tickets"].get(row["id"], []),
-            translations=translations or {},
         )
 
 

@@ -70,6 +70,7 @@ def form_path(slug: str, locale: str | None = None, default_language: str | None
 class FormResource(Resource):
     shape = Form
     model = models.Form
+    translated = ("name", "description")
     columns = (
         "id",
         "name",
@@ -95,8 +96,7 @@ class FormResource(Resource):
         base = ctx.once("forms.site_url", lambda: default_site_url(ctx.organization))
         return self.body(
             row,
-            name=ctx.translate(translations, "name", row["name"]),
-            description=ctx.translate(translations, "description", row["description"]),
+            ctx,
             url=f"{base}{form_path(row['slug'])}" if base else None,
             questions=[
                 {

@@ -91,14 +91,11 @@ class InstructorSummaryResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> InstructorSummary:
-        return self.body(row, **self.summary_values(row))
+        return self.body(row, ctx, **self.summary_values(row))
 
     def summary_values(self, row: dict) -> dict:
         return dict(
-            sports=list(row["sports"] or []),
             type={"id": row["type_id"], "name": row["type__name"]} if row["type_id"] is not None else None,
-            hourlyRate=number(row["hourly_rate"]),
-            certifications=list(row["certifications"] or []),
             contact={
                 "name": display_name(row["contact__first_name"], row["contact__last_name"]) or None,
                 "profileImage": row["contact__profile_image"],
@@ -119,6 +116,7 @@ class InstructorResource(InstructorSummaryResource):
     def present(self, row: dict, ctx: PresentContext) -> Instructor:
         return self.body(
             row,
+            ctx,
             **self.summary_values(row),
             weeklyAvailability=[
                 {
@@ -144,7 +142,7 @@ class PayRatePolicyResource(Resource):
     columns = ("id", "name", "rate_type", "amount", "is_active", "created_at", "updated_at")
 
     def present(self, row: dict, ctx: PresentContext) -> PayRatePolicy:
-        return self.body(row, amount=number(row["amount"]))
+        return self.body(row, ctx, amount=number(row["amount"]))
 
 
 INSTRUCTOR_SUMMARY = InstructorSummaryResource()

@@ -88,12 +88,9 @@ class InvoiceResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> Invoice:
         return self.body(
             row,
+            ctx,
             contactName=contact_name(row),
             contactEmail=contact_email(row, ctx),
-            subtotal=number(row["subtotal"]),
-            tax=number(row["tax"]),
-            total=number(row["total"]),
-            amountPaid=number(row["amount_paid"]),
             amountDue=number(max(row["total"] - row["amount_paid"], 0)),
             pdfUrl=pdf_url(row["organization_id"], row["id"], row["organization__link_epoch"]),
         )

@@ -3,7 +3,6 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, Email, PresentContext, RequiresScope, Resource
 from apps.billing.choices import BillingFrequency
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
@@ -92,11 +91,10 @@ class MembershipResource(Resource):
             uses = row["plan__max_uses"]  # a counted plan whose membership never recorded a count starts full
         return self.body(
             row,
+            ctx,
             contactName=contact_name(row),
             contactEmail=contact_email(row, ctx),
             plan={"id": row["plan_id"], "name": row["plan__name"]},
-            price=number(row["price"]),
-            signupFee=number(row["signup_fee"]),
             usesRemaining=uses,
         )
 

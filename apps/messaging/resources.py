@@ -60,7 +60,7 @@ class TemplateResource(Resource):
     columns = ("id", "name", "channel", "subject", "body", "variables", "is_active", "created_at", "updated_at")
 
     def present(self, row: dict, ctx: PresentContext) -> Template:
-        return self.body(row, variables=list(row["variables"] or []))
+        return self.body(row, ctx, variables=list(row["variables"] or []))
 
 
 class MessageResource(Resource):
@@ -94,6 +94,7 @@ class MessageResource(Resource):
         draft = row["status"] == MessageStatus.DRAFT
         return self.body(
             row,
+            ctx,
             contactIds=contact_ids,
             delivery={
                 "recipients": len(contact_ids) if draft else row["recipients_count"],

@@ -29,7 +29,7 @@ class AreaBlockResource(Resource):
     columns = ("id", "club_id", "area_id", "start_time", "end_time", "reason", "created_at")
 
     def present(self, row: dict, ctx: PresentContext) -> AreaBlock:
-        return self.body(row, startTime=utc(row["start_time"]), endTime=utc(row["end_time"]))
+        return self.body(row, ctx, startTime=utc(row["start_time"]), endTime=utc(row["end_time"]))
 
 
 class AvailabilityInterval(TypedDict):

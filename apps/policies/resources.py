@@ -4,7 +4,6 @@ import datetime as dt
 from typing import Annotated, TypedDict
 
 from apps.api.expressions import related_ids
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 
 from . import models
@@ -86,9 +85,9 @@ class BookingPolicyResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> BookingPolicy:
         return self.body(
             row,
+            ctx,
             areaTypeIds=_ids(row["area_type_ids"]),
             classTypeIds=_ids(row["class_type_ids"]),
-            lateCancellationFee=number(row["late_cancellation_fee"]),
         )
 
 
@@ -125,6 +124,7 @@ class DocumentRuleResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> DocumentRule:
         return self.body(
             row,
+            ctx,
             planIds=_ids(row["plan_ids"]),
             classTypeIds=_ids(row["class_type_ids"]),
             eventIds=_ids(row["event_ids"]),

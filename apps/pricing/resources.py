@@ -66,7 +66,7 @@ class PricingRuleResource(Resource):
 
     def present(self, row: dict, ctx: PresentContext) -> PricingRule:
         return self.body(
-            row, startTime=hhmm(row["start_minute"]), endTime=hhmm(row["end_minute"]), value=number(row["value"])
+            row, ctx, startTime=hhmm(row["start_minute"]), endTime=hhmm(row["end_minute"]), value=number(row["value"])
         )
 
 

@@ -4,7 +4,6 @@ joined columns."""
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.classes.choices import Visibility
 
@@ -51,21 +50,14 @@ class Product(TypedDict):
 class ProductCategoryResource(Resource):
     shape = ProductCategory
     model = models.ProductCategory
+    translated = ("name", "description")
     columns = ("id", "name", "description", "position", "translations", "created_at", "updated_at")
-
-    def present(self, row: dict, ctx: PresentContext) -> ProductCategory:
-        translations = row["translations"]
-        return self.body(
-            row,
-            name=ctx.translate(translations, "name", row["name"]),
-            description=ctx.translate(translations, "description", row["description"]),
-            translations=translations or {},
-        )
 
 
 class ProductResource(Resource):
     shape = Product
     model = models.Product
+    translated = ("name", "description")
     columns = (
         "id",
         "name",
@@ -88,22 +80,7 @@ class ProductResource(Resource):
     )
 
     def present(self, row: dict, ctx: PresentContext) -> Product:
-        translations = row["translations"]
-        category_id = row["category_id"]
-        category = None
-        if category_id is not None:
-            name = ctx.translate(row["category__translations"], "name", row["category__name"])
-            category = {"id": category_id, "name": name}
-        return self.body(
-            row,
-            name=ctx.translate(translations, "name", row["name"]),
-            description=ctx.translate(translations, "description", row["description"]),
-            categoryId=category_id,
-            category=category,
-            price=number(row["price"]),
-            images=list(row["images"] or []),
-            translations=translations or {},
-        )
+        return self.body(row, ctx, category=ctx.translated_ref(row, "category"))
 
 
 PRODUCT_CATEGORY = ProductCategoryResource()

@@ -3,7 +3,6 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, RequiresScope, Resource
 from apps.contacts.resources import CONTACT_EMAIL_HELP, contact_email, contact_name
 
@@ -74,12 +73,9 @@ class TransactionResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> Transaction:
         return self.body(
             row,
+            ctx,
             contactName=contact_name(row),
             contactEmail=contact_email(row, ctx),
-            amount=number(row["amount"]),
-            taxAmount=number(row["tax_amount"]),
-            paidAmount=number(row["paid_amount"]),
-            refundedAmount=number(row["refunded_amount"]),
         )
 
 

@@ -67,7 +67,7 @@ class DeliveryResource(Resource):
 
     def present(self, row, ctx: PresentContext) -> Delivery:
         return self.body(
-            row, responseBody=row["response_body"] if row["attempts"] else None, error=row["last_error"] or None
+            row, ctx, responseBody=row["response_body"] if row["attempts"] else None, error=row["last_error"] or None
         )
 
 

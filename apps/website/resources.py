@@ -164,6 +164,7 @@ class WebsiteResource(Resource):
         version = row["active_release__version"]
         return self.body(
             row,
+            ctx,
             domainVerified=bool(row["domain"] and row["domain_verified_at"]),
             url=site_url(row["slug"], served_domain(row)),
             previewUrl=preview_url(row["id"], row["slug"], served_domain(row), row["organization__link_epoch"]),
@@ -209,7 +210,7 @@ class WebsitePageSummaryResource(Resource):
     columns = PAGE_SUMMARY_COLUMNS
 
     def present(self, row: dict, ctx: PresentContext) -> WebsitePageSummary:
-        return self.body(row, **self.summary_values(row))
+        return self.body(row, ctx, **self.summary_values(row))
 
     def summary_values(self, row: dict) -> dict:
         sections = row["sections"] or []
@@ -256,6 +257,7 @@ class WebsitePageResource(WebsitePageSummaryResource):
         sections = row["sections"] or []
         return self.body(
             row,
+            ctx,
             **self.summary_values(row),
             sections=sections,
             translations=row["translations"] or None,
@@ -287,6 +289,7 @@ class ReleaseResource(Resource):
     def present(self, row: dict, ctx: PresentContext) -> Release:
         return self.body(
             row,
+            ctx,
             publishedBy={"type": row["published_by_type"], "name": row["published_by_name"]},
             isActive=row["id"] == row["website__active_release_id"],
         )

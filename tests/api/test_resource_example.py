@@ -3,6 +3,7 @@ resource declaration, one FilterSet and one short viewset, and gets its list, it
 constant query count and OpenAPI document from them."""
 
 import datetime as dt
+from decimal import Decimal
 from typing import NotRequired, TypedDict
 
 import pytest
@@ -14,10 +15,11 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.routers import SimpleRouter
 
 from apps.api.filtersets import BooleanFilter, IntegerFilter, Ordering, PlatformFilterSet
-from apps.api.resources import Resource
+from apps.api.resources import PresentContext, Resource
 from apps.api.scopes import crud_scopes
 from apps.api.views import ResourceViewSet
 from apps.clubs import models
+from apps.organizations.models import Organization
 from config import urls as project_urls
 
 
@@ -163,12 +165,33 @@ class RatedResource(Resource):
 
 def test_a_body_keeps_the_shape_order_with_computed_keys_and_copied_columns():
     row = {"id": 1, "club_name": "Centre", "rating": 4, "is_public": True, "note": "kept when the row has it"}
-    assert list(RatedResource().body(row, rating=5)) == ["id", "clubName", "rating", "note", "isPublic"]
-    assert RatedResource().body(row, rating=5)["rating"] == 5
+    assert list(RatedResource().body(row, None, rating=5)) == ["id", "clubName", "rating", "note", "isPublic"]
+    assert RatedResource().body(row, None, rating=5)["rating"] == 5
 
 
 def test_a_not_required_key_with_neither_a_value_nor_a_column_is_left_out():
-    body = RatedResource().body({"id": 1, "club_name": "Centre", "rating": 4, "is_public": False})
+    body = RatedResource().body({"id": 1, "club_name": "Centre", "rating": 4, "is_public": False}, None)
     assert body == {"id": 1, "clubName": "Centre", "rating": 4, "isPublic": False}
     with pytest.raises(KeyError):
-        RatedResource().body({"id": 1, "rating": 4, "is_public": False})  # a required key must have its column
+        RatedResource().body({"id": 1, "rating": 4, "is_public": False}, None)  # a required key must have its column
+
+
+class Priced(TypedDict):
+    id: int
+    name: str
+    price: float
+    tags: list[str]
+    note: str | None
+
+
+class PricedResource(Resource):
+    shape = Priced
+    translated = ("name",)
+
+
+def test_copied_values_follow_the_shape_type_and_translated_keys_the_request_language():
+    ctx = PresentContext(organization=Organization(default_language="en"), locale="es")
+    row = {"id": 1, "name": "Water", "translations": {"es": {"name": "Agua"}}, "price": Decimal("1.50"), "tags": None}
+    body = PricedResource().body({**row, "note": None}, ctx)
+    assert body == {"id": 1, "name": "Agua", "price": 1.5, "tags": [], "note": None}
+    assert type(body["price"]) is float
