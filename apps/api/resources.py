@@ -139,7 +139,7 @@ class Resource:
 
     shape: ClassVar[type]
     model: ClassVar[type[Model]]
-    columns: ClassVar[tuple[str, ...]] = ()
+    columns: ClassVar[tuple[str, ...]] = ()  # what `present` reads besides the shape keys' own model fields
     translated: ClassVar[tuple[str, ...]] = ()  # keys in the request's language (the `translations` column)
 
     def annotate(self, queryset: QuerySet) -> QuerySet:
@@ -147,7 +147,15 @@ class Resource:
         return queryset
 
     def values(self, queryset: QuerySet) -> QuerySet:
-        return self.annotate(queryset).values(*self.columns)
+        return self.annotate(queryset).values(*self.value_columns)
+
+    @cached_property
+    def value_columns(self) -> tuple[str, ...]:
+        """The row's columns: each required shape key's own model field (named like the key in snake case), then
+        `columns` (a `NotRequired` key, such as a secret shown once, is never read unless `columns` names it)."""
+        fields = {field.attname for field in self.model._meta.concrete_fields}
+        own = [column for _, column, required, _ in self.copied_keys if required and column in fields]
+        return tuple(dict.fromkeys([*own, *self.columns]))
 
     def load(self, rows: list[dict], ctx: PresentContext) -> None:
         """Load what the page's rows refer to (a constant number of queries) into `ctx.memo`."""

@@ -79,14 +79,12 @@ class Plan(TypedDict):
 class RevenueAccountResource(Resource):
     shape = RevenueAccount
     model = models.RevenueAccount
-    columns = ("id", "name", "code", "description", "is_default", "is_active", "created_at", "updated_at")
 
 
 class PlanCategoryResource(Resource):
     shape = PlanCategory
     model = models.PlanCategory
     translated = ("name", "description")
-    columns = ("id", "name", "description", "position", "translations", "created_at", "updated_at")
 
 
 def present_valid_for(value) -> PlanValidFor:
@@ -104,36 +102,7 @@ class PlanResource(Resource):
     shape = Plan
     model = models.Plan
     translated = ("name", "description")
-    columns = (
-        "id",
-        "name",
-        "description",
-        "translations",
-        "club_id",
-        "plan_category_id",
-        "plan_category__name",
-        "plan_category__translations",
-        "revenue_account_id",
-        "price",
-        "signup_fee",
-        "billing_frequency",
-        "custom_period",
-        "custom_period_unit",
-        "is_active",
-        "max_uses",
-        "session_unit",
-        "validity_period",
-        "auto_renews",
-        "renewal_days_in_advance",
-        "require_payment_upfront",
-        "sports",
-        "features",
-        "visibility",
-        "valid_for",
-        "retired_at",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("translations", "plan_category__name", "plan_category__translations")
 
     def present(self, row: dict, ctx: PresentContext) -> Plan:
         return self.body(

@@ -61,7 +61,7 @@ class Player(TypedDict):
 class PlayerResource(Resource):
     shape = Player
     model = models.Player
-    columns = ("id", "booking_id", "contact_id", "name", "email", "is_organizer", "created_at")
+    columns = ("booking_id",)
 
     def present(self, row: dict, ctx: PresentContext) -> Player:
         return self.body(row, ctx, email=row["email"] if ctx.allows("contacts:read") else None)
@@ -115,35 +115,12 @@ class BookingResource(Resource):
     shape = Booking
     model = models.Booking
     columns = (
-        "id",
-        "type",
-        "status",
-        "club_id",
-        "area_id",
         "area__name",
         "class_occurrence_id",
-        "event_id",
-        "contact_id",
         "contact__first_name",
         "contact__last_name",
         "contact__email",
-        "booker_name",
-        "start_time",
-        "end_time",
-        "sport",
-        "price_before_tax",
         *PAYMENT_COLUMNS,
-        "membership_id",
-        "entrance_method",
-        "source",
-        "external_source",
-        "external_id",
-        "checked_in_at",
-        "notes",
-        "cancelled_at",
-        "cancellation_reason",
-        "created_at",
-        "updated_at",
     )
 
     def load(self, rows, ctx: PresentContext) -> None:
@@ -152,7 +129,7 @@ class BookingResource(Resource):
         by_booking = defaultdict(list)
         if area_ids:
             players = models.Player.objects.filter(booking_id__in=area_ids)
-            for player in players.order_by("booking_id", "-is_organizer", "id").values(*PLAYER.columns):
+            for player in players.order_by("booking_id", "-is_organizer", "id").values(*PLAYER.value_columns):
                 by_booking[player["booking_id"]].append(PLAYER.present(player, ctx))
         ctx.memo["booking.players"] = by_booking
 
@@ -209,22 +186,7 @@ CONTACT_COLUMNS = ("contact_id", "contact__first_name", "contact__last_name", "c
 class ClassBookingResource(Resource):
     shape = ClassBooking
     model = models.Booking
-    columns = (
-        "id",
-        "class_occurrence_id",
-        *CONTACT_COLUMNS,
-        "booker_name",
-        "status",
-        "source",
-        "start_time",
-        "end_time",
-        "checked_in_at",
-        "membership_id",
-        "entrance_method",
-        *PAYMENT_COLUMNS,
-        "notes",
-        "created_at",
-    )
+    columns = ("id", "class_occurrence_id", *CONTACT_COLUMNS, *PAYMENT_COLUMNS)
 
     def present(self, row: dict, ctx: PresentContext) -> ClassBooking:
         return self.body(
@@ -256,17 +218,7 @@ class WaitlistEntry(TypedDict):
 class WaitlistEntryResource(Resource):
     shape = WaitlistEntry
     model = models.WaitlistEntry
-    columns = (
-        "id",
-        "class_occurrence_id",
-        *CONTACT_COLUMNS,
-        "position",
-        "status",
-        "booking_id",
-        "notes",
-        "notified_at",
-        "created_at",
-    )
+    columns = ("class_occurrence_id", *CONTACT_COLUMNS)
 
     def present(self, row: dict, ctx: PresentContext) -> WaitlistEntry:
         return self.body(
@@ -295,20 +247,7 @@ class CheckIn(TypedDict):
 class CheckInResource(Resource):
     shape = CheckIn
     model = models.CheckIn
-    columns = (
-        "id",
-        "method",
-        "booking_id",
-        "membership_id",
-        "class_occurrence_id",
-        "club_id",
-        "contact_id",
-        "contact__first_name",
-        "contact__last_name",
-        "source",
-        "checked_in_at",
-        "created_at",
-    )
+    columns = ("class_occurrence_id", "contact__first_name", "contact__last_name")
 
     def present(self, row: dict, ctx: PresentContext) -> CheckIn:
         return self.body(row, ctx, classId=row["class_occurrence_id"], contactName=contact_name(row))

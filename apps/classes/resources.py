@@ -138,31 +138,7 @@ class ClassResource(Resource):
     shape = Class
     model = models.ClassOccurrence
     columns = (
-        "id",
-        "name",
-        "slug",
-        "description",
-        "images",
-        "class_type_id",
-        "club_id",
-        "area_id",
-        "start_time",
-        "end_time",
-        "status",
-        "visibility",
-        "sport",
-        "color",
-        "price_before_tax",
-        "is_free",
-        "max_capacity",
-        "allow_waitlist",
         "series_id",
-        "occurrence_index",
-        "external_source",
-        "external_id",
-        "created_at",
-        "updated_at",
-        "translations",
         "club__name",
         "club__slug",
         "club__timezone",
@@ -269,19 +245,6 @@ class ClassType(TypedDict):
 class ClassTypeResource(Resource):
     shape = ClassType
     model = models.ClassType
-    columns = (
-        "id",
-        "name",
-        "slug",
-        "description",
-        "max_party_size",
-        "color",
-        "sport",
-        "is_active",
-        "translations",
-        "created_at",
-        "updated_at",
-    )
 
     def present(self, row: dict, ctx: PresentContext) -> ClassType:
         return self.body(row, ctx, **_name_slug_description(row, ctx), translations=row["translations"] or {})
@@ -308,7 +271,7 @@ class ProgressionTrack(TypedDict):
 class ProgressionTrackResource(Resource):
     shape = ProgressionTrack
     model = models.ProgressionTrack
-    columns = ("id", "name", "slug", "description", "translations", "created_at", "updated_at", "class_type_ids")
+    columns = ("class_type_ids",)
 
     def annotate(self, queryset):
         through = models.ProgressionTrack.class_types.through

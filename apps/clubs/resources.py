@@ -91,27 +91,7 @@ def club_images(own: list, area_images: list[list]) -> list[str]:
 class ClubResource(Resource):
     shape = Club
     model = models.Club
-    columns = (
-        "id",
-        "name",
-        "slug",
-        "address",
-        "city",
-        "state",
-        "country",
-        "postal_code",
-        "phone",
-        "email",
-        "website",
-        "logo",
-        "images",
-        "amenities",
-        "sports",
-        "social_profiles",
-        "timezone",
-        "rating_average",
-        "rating_total",
-    )
+    columns = ("rating_average", "rating_total")
 
     def annotate(self, queryset):
         public = models.ClubReview.objects.filter(club=OuterRef("pk"), is_public=True).order_by().values("club")
@@ -168,7 +148,6 @@ class AreaType(TypedDict):
 class AreaTypeResource(Resource):
     shape = AreaType
     model = models.AreaType
-    columns = ("id", "name", "slug", "max_players", "created_at", "updated_at")
 
 
 class AreaTypeRef(TypedDict):
@@ -195,21 +174,7 @@ class Area(TypedDict):
 class AreaResource(Resource):
     shape = Area
     model = models.Area
-    columns = (
-        "id",
-        "club_id",
-        "name",
-        "area_type_id",
-        "area_type__name",
-        "sports",
-        "hourly_rate",
-        "is_indoor",
-        "is_active",
-        "images",
-        "position",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("area_type__name",)
 
     def present(self, row: dict, ctx: PresentContext) -> Area:
         area_type_id = row["area_type_id"]

@@ -62,28 +62,7 @@ class Contact(TypedDict):
 class ContactResource(Resource):
     shape = Contact
     model = models.Contact
-    columns = (
-        "id",
-        "first_name",
-        "last_name",
-        "email",
-        "phone",
-        "date_of_birth",
-        "language",
-        "profile_image",
-        "status",
-        "pipeline_stage_id",
-        "pipeline_stage__name",
-        "source_id",
-        "source__name",
-        "tags",
-        "notes",
-        "marketing_consent",
-        "custom_fields",
-        "archived_at",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("pipeline_stage__name", "source__name")
 
     def present(self, row: dict, ctx: PresentContext) -> Contact:
         stage_id, source_id = row["pipeline_stage_id"], row["source_id"]
@@ -110,7 +89,6 @@ class PipelineStage(TypedDict):
 class PipelineStageResource(Resource):
     shape = PipelineStage
     model = models.PipelineStage
-    columns = ("id", "name", "position", "color", "is_default")
 
 
 class ContactSource(TypedDict):
@@ -122,7 +100,6 @@ class ContactSource(TypedDict):
 class ContactSourceResource(Resource):
     shape = ContactSource
     model = models.ContactSource
-    columns = ("id", "name", "is_active")
 
 
 CONTACT = ContactResource()

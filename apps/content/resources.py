@@ -75,39 +75,7 @@ def author_name(first_name: str, last_name: str, username: str) -> str:
 class ContentItemResource(Resource):
     shape = ContentItem
     model = models.ContentItem
-    columns = (
-        "id",
-        "organization_id",
-        "title",
-        "slug",
-        "type",
-        "status",
-        "visibility",
-        "html",
-        "blocks",
-        "summary",
-        "keywords",
-        "excerpt",
-        "meta_title",
-        "meta_description",
-        "meta_keywords",
-        "canonical_url",
-        "template",
-        "layout",
-        "custom_fields",
-        "tags",
-        "images",
-        "featured",
-        "author_id",
-        "author__first_name",
-        "author__last_name",
-        "author__username",
-        "author__email",
-        "published_at",
-        "language",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("html", "blocks", "author__first_name", "author__last_name", "author__username", "author__email")
 
     def present(self, row: dict, ctx: PresentContext) -> ContentItem:
         author = None
@@ -131,7 +99,6 @@ class ContentItemResource(Resource):
 class MediaItemResource(Resource):
     shape = MediaItem
     model = models.MediaItem
-    columns = ("id", "url", "name", "alt_text", "caption", "media_type", "created_at", "updated_at")
 
 
 CONTENT_ITEM = ContentItemResource()

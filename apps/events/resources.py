@@ -93,25 +93,7 @@ class EventResource(Resource):
     shape = Event
     model = models.Event
     translated = ("name", "description")
-    columns = (
-        "id",
-        "name",
-        "slug",
-        "description",
-        "club_id",
-        "start_time",
-        "end_time",
-        "status",
-        "visibility",
-        "images",
-        "capacity",
-        "sold_count",
-        "translations",
-        "published_at",
-        "cancelled_at",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("sold_count",)
 
     def annotate(self, queryset):
         return queryset.annotate(sold_count=sold_count("event_id"))

@@ -71,18 +71,7 @@ class FormResource(Resource):
     shape = Form
     model = models.Form
     translated = ("name", "description")
-    columns = (
-        "id",
-        "name",
-        "slug",
-        "description",
-        "is_active",
-        "questions",
-        "translations",
-        "completion_count",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("completion_count",)
 
     def annotate(self, queryset):
         return queryset.annotate(completion_count=completion_count())

@@ -4,7 +4,6 @@ types and pay-rate policies."""
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
 from apps.contacts.models import display_name
@@ -73,22 +72,7 @@ class PayRatePolicy(TypedDict):
 class InstructorSummaryResource(Resource):
     shape = InstructorSummary
     model = models.Instructor
-    columns = (
-        "id",
-        "contact_id",
-        "sports",
-        "type_id",
-        "type__name",
-        "experience",
-        "hourly_rate",
-        "bio",
-        "certifications",
-        "is_active",
-        "is_bookable",
-        "contact__first_name",
-        "contact__last_name",
-        "contact__profile_image",
-    )
+    columns = ("type__name", "contact__first_name", "contact__last_name", "contact__profile_image")
 
     def present(self, row: dict, ctx: PresentContext) -> InstructorSummary:
         return self.body(row, ctx, **self.summary_values(row))
@@ -105,13 +89,6 @@ class InstructorSummaryResource(Resource):
 
 class InstructorResource(InstructorSummaryResource):
     shape = Instructor
-    columns = (
-        *InstructorSummaryResource.columns,
-        "weekly_availability",
-        "pay_rate_policy_id",
-        "created_at",
-        "updated_at",
-    )
 
     def present(self, row: dict, ctx: PresentContext) -> Instructor:
         return self.body(
@@ -133,16 +110,11 @@ class InstructorResource(InstructorSummaryResource):
 class InstructorTypeResource(Resource):
     shape = InstructorType
     model = models.InstructorType
-    columns = ("id", "name", "description")
 
 
 class PayRatePolicyResource(Resource):
     shape = PayRatePolicy
     model = models.PayRatePolicy
-    columns = ("id", "name", "rate_type", "amount", "is_active", "created_at", "updated_at")
-
-    def present(self, row: dict, ctx: PresentContext) -> PayRatePolicy:
-        return self.body(row, ctx, amount=number(row["amount"]))
 
 
 INSTRUCTOR_SUMMARY = InstructorSummaryResource()

@@ -46,24 +46,11 @@ class InvoiceResource(Resource):
     shape = Invoice
     model = models.Invoice
     columns = (
-        "id",
         "organization_id",
         "organization__link_epoch",
-        "number",
-        "status",
-        "contact_id",
         "contact__first_name",
         "contact__last_name",
         "contact__email",
-        "club_id",
-        "issue_date",
-        "due_date",
-        "subtotal",
-        "tax",
-        "total",
-        "amount_paid",
-        "created_at",
-        "updated_at",
     )
 
     def load(self, rows: list[dict], ctx: PresentContext) -> None:

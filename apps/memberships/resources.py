@@ -55,35 +55,7 @@ class Membership(TypedDict):
 class MembershipResource(Resource):
     shape = Membership
     model = models.Membership
-    columns = (
-        "id",
-        "contact_id",
-        "contact__first_name",
-        "contact__last_name",
-        "contact__email",
-        "plan_id",
-        "plan__name",
-        "plan__max_uses",
-        "club_id",
-        "status",
-        "price",
-        "signup_fee",
-        "billing_frequency",
-        "payment_status",
-        "start_date",
-        "end_date",
-        "next_billing_date",
-        "uses_remaining",
-        "paused_at",
-        "resume_date",
-        "cancel_at",
-        "cancelled_at",
-        "cancellation_reason",
-        "source",
-        "notes",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("contact__first_name", "contact__last_name", "contact__email", "plan__name", "plan__max_uses")
 
     def present(self, row: dict, ctx: PresentContext) -> Membership:
         uses = row["uses_remaining"]

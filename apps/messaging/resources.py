@@ -57,32 +57,12 @@ class Message(TypedDict):
 class TemplateResource(Resource):
     shape = Template
     model = models.MessageTemplate
-    columns = ("id", "name", "channel", "subject", "body", "variables", "is_active", "created_at", "updated_at")
-
-    def present(self, row: dict, ctx: PresentContext) -> Template:
-        return self.body(row, ctx, variables=list(row["variables"] or []))
 
 
 class MessageResource(Resource):
     shape = Message
     model = models.Message
-    columns = (
-        "id",
-        "channel",
-        "subject",
-        "body",
-        "template_id",
-        "contact_ids",
-        "status",
-        "recipients_count",
-        "sent_count",
-        "delivered_count",
-        "failed_count",
-        "opened_count",
-        "sent_at",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("contact_ids", "recipients_count", "sent_count", "delivered_count", "failed_count", "opened_count")
 
     def annotate(self, queryset):
         return queryset.annotate(

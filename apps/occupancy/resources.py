@@ -26,7 +26,6 @@ class AreaBlock(TypedDict):
 class AreaBlockResource(Resource):
     shape = AreaBlock
     model = models.AreaBlock
-    columns = ("id", "club_id", "area_id", "start_time", "end_time", "reason", "created_at")
 
     def present(self, row: dict, ctx: PresentContext) -> AreaBlock:
         return self.body(row, ctx, startTime=utc(row["start_time"]), endTime=utc(row["end_time"]))

@@ -56,23 +56,7 @@ def _ids(values) -> list[int]:
 class BookingPolicyResource(Resource):
     shape = BookingPolicy
     model = models.BookingPolicy
-    columns = (
-        "id",
-        "name",
-        "applies_to",
-        "club_id",
-        "area_type_ids",
-        "class_type_ids",
-        "advance_booking_days",
-        "min_advance_minutes",
-        "max_duration_minutes",
-        "cancellation_window_hours",
-        "late_cancellation_fee",
-        "max_active_bookings_per_contact",
-        "is_default",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("area_type_ids", "class_type_ids")
 
     def annotate(self, queryset):
         area_types = models.BookingPolicy.area_types.through.objects
@@ -94,22 +78,7 @@ class BookingPolicyResource(Resource):
 class DocumentRuleResource(Resource):
     shape = DocumentRule
     model = models.DocumentRule
-    columns = (
-        "id",
-        "name",
-        "document_type",
-        "document_url",
-        "content_item_id",
-        "requirement",
-        "applies_to",
-        "plan_ids",
-        "class_type_ids",
-        "event_ids",
-        "renew_every_days",
-        "is_active",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("plan_ids", "class_type_ids", "event_ids")
 
     def annotate(self, queryset):
         plans = models.DocumentRule.plans.through.objects

@@ -3,7 +3,6 @@
 import datetime as dt
 from typing import Annotated, TypedDict
 
-from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
 from apps.clubs.choices import DayOfWeek
 
@@ -57,17 +56,10 @@ class PriceQuote(TypedDict):
 class PricingRuleResource(Resource):
     shape = PricingRule
     model = models.PricingRule
-    columns = (
-        *RULE_COLUMNS,  # what the quote reads of a rule
-        "is_active",
-        "created_at",
-        "updated_at",
-    )
+    columns = RULE_COLUMNS  # what the quote reads of a rule
 
     def present(self, row: dict, ctx: PresentContext) -> PricingRule:
-        return self.body(
-            row, ctx, startTime=hhmm(row["start_minute"]), endTime=hhmm(row["end_minute"]), value=number(row["value"])
-        )
+        return self.body(row, ctx, startTime=hhmm(row["start_minute"]), endTime=hhmm(row["end_minute"]))
 
 
 PRICING_RULE = PricingRuleResource()

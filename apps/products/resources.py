@@ -51,33 +51,13 @@ class ProductCategoryResource(Resource):
     shape = ProductCategory
     model = models.ProductCategory
     translated = ("name", "description")
-    columns = ("id", "name", "description", "position", "translations", "created_at", "updated_at")
 
 
 class ProductResource(Resource):
     shape = Product
     model = models.Product
     translated = ("name", "description")
-    columns = (
-        "id",
-        "name",
-        "description",
-        "category_id",
-        "category__name",
-        "category__translations",
-        "club_id",
-        "sku",
-        "price",
-        "revenue_account_id",
-        "track_stock",
-        "stock_quantity",
-        "is_active",
-        "visibility",
-        "images",
-        "translations",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("category__name", "category__translations")
 
     def present(self, row: dict, ctx: PresentContext) -> Product:
         return self.body(row, ctx, category=ctx.translated_ref(row, "category"))

@@ -41,34 +41,7 @@ class Transaction(TypedDict):
 class TransactionResource(Resource):
     shape = Transaction
     model = models.Transaction
-    columns = (
-        "id",
-        "type",
-        "source_type",
-        "description",
-        "contact_id",
-        "contact__first_name",
-        "contact__last_name",
-        "contact__email",
-        "club_id",
-        "booking_id",
-        "membership_id",
-        "product_id",
-        "invoice_id",
-        "revenue_account_id",
-        "refund_of_id",
-        "amount",
-        "tax_amount",
-        "paid_amount",
-        "refunded_amount",
-        "payment_status",
-        "payment_method",
-        "reference",
-        "occurred_at",
-        "paid_at",
-        "created_at",
-        "updated_at",
-    )
+    columns = ("contact__first_name", "contact__last_name", "contact__email")
 
     def present(self, row: dict, ctx: PresentContext) -> Transaction:
         return self.body(

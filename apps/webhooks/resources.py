@@ -27,7 +27,6 @@ class Webhook(TypedDict):
 class WebhookResource(Resource):
     shape = Webhook
     model = models.WebhookSubscription
-    columns = ("id", "url", "description", "events", "is_active", "disabled_reason", "created_at", "updated_at")
 
 
 class Delivery(TypedDict):
@@ -50,20 +49,7 @@ class Delivery(TypedDict):
 class DeliveryResource(Resource):
     shape = Delivery
     model = models.WebhookDelivery
-    columns = (
-        "id",
-        "event_id",
-        "event_type",
-        "status",
-        "attempts",
-        "last_attempt_at",
-        "next_attempt_at",
-        "response_status",
-        "response_body",
-        "duration_ms",
-        "last_error",
-        "created_at",
-    )
+    columns = ("last_error",)
 
     def present(self, row, ctx: PresentContext) -> Delivery:
         return self.body(

@@ -238,7 +238,6 @@ class WebsitePageResource(WebsitePageSummaryResource):
     shape = WebsitePage
     columns = (
         *PAGE_SUMMARY_COLUMNS,
-        "translations",
         "website__name",
         "website__is_active",
         "website__seo_settings",
@@ -276,15 +275,7 @@ class WebsitePageResource(WebsitePageSummaryResource):
 class ReleaseResource(Resource):
     shape = Release
     model = models.Release
-    columns = (
-        "id",
-        "version",
-        "note",
-        "published_at",
-        "published_by_type",
-        "published_by_name",
-        "website__active_release_id",
-    )
+    columns = ("id", "published_by_type", "published_by_name", "website__active_release_id")
 
     def present(self, row: dict, ctx: PresentContext) -> Release:
         return self.body(

@@ -20,6 +20,7 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import ResourceViewSet
 from apps.clubs import models
 from apps.organizations.models import Organization
+from apps.webhooks.resources import WebhookResource
 from config import urls as project_urls
 
 
@@ -35,7 +36,7 @@ class ClubReview(TypedDict):
 class ClubReviewResource(Resource):
     shape = ClubReview
     model = models.ClubReview
-    columns = ("id", "club_id", "rating", "comment", "is_public", "created_at")  # every key a column: no present()
+    # every key is a model field of the same name in snake case: no `columns`, no `present()`
 
 
 CLUB_REVIEW = ClubReviewResource()
@@ -195,3 +196,8 @@ def test_copied_values_follow_the_shape_type_and_translated_keys_the_request_lan
     body = PricedResource().body({**row, "note": None}, ctx)
     assert body == {"id": 1, "name": "Agua", "price": 1.5, "tags": [], "note": None}
     assert type(body["price"]) is float
+
+
+def test_a_resource_reads_each_required_keys_own_model_field_and_never_a_not_required_secret():
+    assert CLUB_REVIEW.value_columns == ("id", "club_id", "rating", "comment", "is_public", "created_at")
+    assert "secret" not in WebhookResource().value_columns  # shown once, by the create and rotate answers only
