@@ -4,7 +4,7 @@ import inspect
 
 from django.conf import settings
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 
 from .permissions import NO_SCOPE, AllOf, required_scope_for, sorted_any_of
 from .scopes import ALL_SCOPES, describe
@@ -182,7 +182,7 @@ class PlatformAutoSchema(AutoSchema):
         return operation
 
 
-STANDARD_ACTIONS = ("list", "retrieve", "create", "partial_update")
+DELETED = OpenApiResponse(description="Deleted")
 
 
 def _indefinite(noun: str) -> str:
@@ -199,9 +199,10 @@ def crud_schema_view(
     descriptions=None,
     **overrides,
 ):
-    """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create`, `_update`, for the
-    actions the viewset has, summarised "List <verbose_name_plural>", "Get a <verbose_name>", "Create a ..." and
-    "Update a ..." (the viewset's model) unless `summaries` says more. Request bodies are the viewset's
+    """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create`, `_update`, `_delete`
+    (204 "Deleted"), for the actions the viewset has, summarised "List <verbose_name_plural>", "Get a
+    <verbose_name>", "Create a ...", "Update a ..." and "Delete a ..." (the viewset's model) unless `summaries` says
+    more. Request bodies are the viewset's
     `write_serializer` and `update_serializer` (read by `PlatformAutoSchema.get_request_serializer`); response
     bodies are its `resource` unless `schema` is given. `parameters`, `summaries` and `descriptions` are keyed by
     action; `overrides` are further actions' `extend_schema(...)`."""
@@ -215,6 +216,7 @@ def crud_schema_view(
             "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": body},
             "create": {"operation_id": f"{tool_prefix}_create", "responses": {201: body}},
             "partial_update": {"operation_id": f"{tool_prefix}_update", "responses": body},
+            "destroy": {"operation_id": f"{tool_prefix}_delete", "responses": {204: DELETED}},
         }
         standard = {
             action: arguments
@@ -227,6 +229,7 @@ def crud_schema_view(
             "retrieve": f"Get {_indefinite(str(model_meta.verbose_name))}",
             "create": f"Create {_indefinite(str(model_meta.verbose_name))}",
             "partial_update": f"Update {_indefinite(str(model_meta.verbose_name))}",
+            "destroy": f"Delete {_indefinite(str(model_meta.verbose_name))}",
         }
         for action, arguments in standard.items():
             if action in derived:

@@ -23,6 +23,9 @@ The rate-limit headers go on every answer to an authenticated credential (`final
 authentication.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.db.models import Model, QuerySet
@@ -33,7 +36,7 @@ from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.kernel import db_routing
+from apps.kernel import db_routing, records
 
 from . import bodylimit, idempotency, ratelimit
 from .client_address import client_address
@@ -296,14 +299,28 @@ class RetrieveResourceMixin:
         return Response(self.present_path_object())
 
 
+@dataclass(frozen=True)
+class Writes:
+    """A resource's write services: `create(organization, data)` returning the new row, `update(row, data)` and
+    `delete(row)` (which may refuse with 409). One left out is the plain write of `apps.kernel.records` (a row with
+    no rule beyond its validated fields)."""
+
+    create: Callable | None = None
+    update: Callable | None = None
+    delete: Callable | None = None
+
+
 class CreateResourceMixin:
-    """`POST` collection: the body validated by `write_serializer`, `create_object(data)` (a service call returning
-    the new row), 201 with the resource body and `Location`."""
+    """`POST` collection: the body validated by `write_serializer`, `create_object(data)` (the `writes.create`
+    service, returning the new row), 201 with the resource body and `Location`."""
 
     write_serializer = None  # the one place a view names its create body (the OpenAPI request is read from it)
+    writes = Writes()
 
     def create_object(self, data: dict) -> Model:
-        raise NotImplementedError
+        if self.writes.create is None:
+            return records.create(self.queryset.model, self.organization, data)
+        return self.writes.create(self.organization, data)
 
     def create(self, request, *args, **kwargs):
         self.check_path_objects()  # a nested collection's parent: its 404 before the body's 400
@@ -313,13 +330,14 @@ class CreateResourceMixin:
 
 class UpdateResourceMixin:
     """`PATCH` item: the body validated (partially) by `update_serializer` (else `write_serializer`),
-    `update_object(instance, data)` (a service call), 200 with the resource body."""
+    `update_object(instance, data)` (the `writes.update` service), 200 with the resource body."""
 
     write_serializer = None
     update_serializer = None  # the update body when it is not `write_serializer` made partial
+    writes = Writes()
 
     def update_object(self, instance, data: dict) -> None:
-        raise NotImplementedError
+        (self.writes.update or records.update)(instance, data)
 
     def partial_update(self, request, *args, **kwargs):
         instance = self.get_object()
@@ -328,11 +346,13 @@ class UpdateResourceMixin:
 
 
 class DestroyResourceMixin:
-    """`DELETE` item: `destroy_object(instance)` (a service call that deletes the path's row or refuses with 409),
-    204 with no body."""
+    """`DELETE` item: `destroy_object(instance)` (the `writes.delete` service: it deletes the path's row or refuses
+    with 409), 204 with no body."""
+
+    writes = Writes()
 
     def destroy_object(self, instance) -> None:
-        raise NotImplementedError
+        (self.writes.delete or records.delete)(instance)
 
     def destroy(self, request, *args, **kwargs):
         self.destroy_object(self.get_object())

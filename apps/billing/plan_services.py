@@ -12,10 +12,11 @@ from django.utils import timezone
 from apps.api.exceptions import ApiError, InvalidStateTransition, ValidationFailed
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
+from apps.kernel.records import set_fields
 from apps.memberships.models import Membership
 
 from .choices import BillingFrequency
-from .models import Plan, PlanCategory
+from .models import Plan
 from .resources import PLAN
 
 RETIRED = "retired"
@@ -70,8 +71,7 @@ def update_plan(plan: Plan, data: dict) -> Plan:
     organization = plan.organization
     locked = Plan.objects.select_for_update().get(pk=plan.pk)
     before = present_plan(locked.pk, organization)
-    for name, value in data.items():
-        setattr(locked, name, value)
+    set_fields(locked, data)
     _apply_period_rules(locked, data)
     if data.get("is_active") is True:
         locked.retired_at = None
@@ -121,22 +121,3 @@ def delete_plan(plan: Plan) -> None:
         _refuse_if_in_use(locked)  # a membership was sold concurrently
         raise
     emit(organization, "plan.deleted", data)
-
-
-@transaction.atomic
-def create_category(organization, data: dict) -> PlanCategory:
-    return PlanCategory.objects.create(organization=organization, **data)
-
-
-@transaction.atomic
-def update_category(category: PlanCategory, data: dict) -> PlanCategory:
-    for name, value in data.items():
-        setattr(category, name, value)
-    category.save()
-    return category
-
-
-@transaction.atomic
-def delete_category(category: PlanCategory) -> None:
-    """Its plans are left without a category (the foreign key is set to null)."""
-    category.delete()

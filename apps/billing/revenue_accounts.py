@@ -7,6 +7,7 @@ one default (and the partial unique index `billing_one_default_revenue_account` 
 from django.db import transaction
 
 from apps.api.exceptions import Conflict
+from apps.kernel.records import set_fields
 from apps.organizations.models import Organization
 
 from .models import Plan, RevenueAccount
@@ -79,8 +80,7 @@ def update_account(account: RevenueAccount, data: dict) -> RevenueAccount:
         _lock_organization(account.organization_id)
         locked = RevenueAccount.objects.select_for_update().get(pk=account.pk)
         was_default = locked.is_default
-        for name, value in data.items():
-            setattr(locked, name, value)
+        set_fields(locked, data)
         _check(locked, was_default)
         if locked.is_default and not was_default:
             _clear_other_defaults(locked)

@@ -5,6 +5,7 @@ from django.db.models import ProtectedError
 
 from apps.api.exceptions import ApiError, DuplicateValue
 from apps.kernel import slugs
+from apps.kernel.records import set_fields
 
 from .models import ClassOccurrence, ClassType
 
@@ -29,8 +30,7 @@ def create_class_type(organization, data: dict) -> ClassType:
 @transaction.atomic
 def update_class_type(class_type: ClassType, data: dict) -> ClassType:
     """Partial update. A class's `maxPartySize` is read from its type, so a change here applies to its classes."""
-    for name, value in data.items():
-        setattr(class_type, name, value)
+    set_fields(class_type, data)
     _save_unique(class_type)
     return class_type
 

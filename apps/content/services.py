@@ -1,7 +1,8 @@
-"""Domain operations on content items and media items: the REST views, the admin and the demo data go through these.
+"""Domain operations on content items: the REST views, the admin and the demo data go through these. Media items
+have no rule beyond their fields and no events: they are written by `apps.kernel.records`.
 
 Content items record `content_item.created` / `.updated` / `.deleted` in the operation's transaction (the payload is
-the body `GET /content-items/{id}` returns). Media items have no events (the webhook catalogue lists none).
+the body `GET /content-items/{id}` returns).
 
 Slugs are unique per (organization, type). A slug the caller gives that is taken is 409 DUPLICATE_VALUE; a slug
 derived from the title takes the first free `-2`, `-3`, ... suffix, and a concurrent write that took it first (the
@@ -15,10 +16,11 @@ from apps.api.exceptions import DuplicateValue
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
 from apps.kernel import slugs
+from apps.kernel.records import set_fields
 from apps.organizations.models import ApiKey, StaffMembership
 
 from .choices import ContentItemStatus
-from .models import ContentItem, MediaItem
+from .models import ContentItem
 from .resources import CONTENT_ITEM
 from .text import SLUG_MAX_LENGTH
 
@@ -94,8 +96,7 @@ def update_content_item(item: ContentItem, data: dict) -> ContentItem:
     organization = item.organization
     locked = ContentItem.objects.select_for_update().get(pk=item.pk)
     before = present_content_item(locked.pk, organization)
-    for name, value in data.items():
-        setattr(locked, name, value)
+    set_fields(locked, data)
     _publish_date(locked)
     _save(locked, slug_given=True, creating=False)
     after = present_content_item(locked.pk, organization)
@@ -114,26 +115,3 @@ def delete_content_item(item: ContentItem) -> None:
     data = present_content_item(locked.pk, organization)
     locked.delete()
     emit(organization, "content_item.deleted", data)
-
-
-# -- media --------------------------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def register_media(organization, data: dict) -> MediaItem:
-    """`data` holds model field names; `name` and `media_type` already resolved from the URL when not given."""
-    return MediaItem.objects.create(organization=organization, **data)
-
-
-@transaction.atomic
-def update_media(media: MediaItem, data: dict) -> MediaItem:
-    locked = MediaItem.objects.select_for_update().get(pk=media.pk)
-    for name, value in data.items():
-        setattr(locked, name, value)
-    locked.save()
-    return locked
-
-
-@transaction.atomic
-def delete_media(media: MediaItem) -> None:
-    MediaItem.objects.filter(pk=media.pk).delete()

@@ -1,4 +1,5 @@
-"""Domain operations on instructors, instructor types and pay-rate policies.
+"""Domain operations on instructors (instructor types and pay-rate policies have no rule beyond their fields:
+`apps.kernel.records` writes them).
 
 Creating an instructor never creates an admin login and never sends a staff invitation: an instructor is a
 contact who teaches, nothing more.
@@ -12,8 +13,9 @@ from apps.clubs.choices import DayOfWeek
 from apps.contacts import services as contact_services
 from apps.contacts.models import Contact
 from apps.domain_events.services import emit
+from apps.kernel.records import set_fields
 
-from .models import Instructor, InstructorType, PayRatePolicy
+from .models import Instructor
 from .resources import INSTRUCTOR
 
 
@@ -89,37 +91,10 @@ def update_instructor(instructor: Instructor, data: dict) -> Instructor:
     data = dict(data)
     if "weekly_availability" in data:
         data["weekly_availability"] = normalize_availability(data["weekly_availability"])
-    for name, value in data.items():
-        setattr(instructor, name, value)
+    set_fields(instructor, data)
     instructor.save()
     after = present_instructor(instructor)
     changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
     if changed:
         emit(instructor.organization_id, "instructor.updated", _instructor_event_data(instructor.pk), changed)
     return instructor
-
-
-@transaction.atomic
-def create_instructor_type(organization, data: dict) -> InstructorType:
-    return InstructorType.objects.create(organization=organization, **data)
-
-
-@transaction.atomic
-def update_instructor_type(instructor_type: InstructorType, data: dict) -> InstructorType:
-    for name, value in data.items():
-        setattr(instructor_type, name, value)
-    instructor_type.save()
-    return instructor_type
-
-
-@transaction.atomic
-def create_pay_rate_policy(organization, data: dict) -> PayRatePolicy:
-    return PayRatePolicy.objects.create(organization=organization, **data)
-
-
-@transaction.atomic
-def update_pay_rate_policy(policy: PayRatePolicy, data: dict) -> PayRatePolicy:
-    for name, value in data.items():
-        setattr(policy, name, value)
-    policy.save()
-    return policy

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from apps.api.exceptions import Conflict, InvalidStateTransition, NotFound, ValidationFailed
 from apps.kernel.queueing import queue_after_commit
+from apps.kernel.records import set_fields
 
 from . import tasks
 from .choices import MessageChannel, MessageStatus
@@ -48,8 +49,7 @@ def check_text(channel: str, subject: str | None, body: str, *, subject_sent: bo
 
 def _apply(row, data: dict) -> None:
     """Set `data` on `row` and check its text as it will be stored (a PATCH may change only the channel)."""
-    for name, value in data.items():
-        setattr(row, name, value)
+    set_fields(row, data)
     row.subject = check_text(row.channel, row.subject, row.body, subject_sent="subject" in data)
 
 

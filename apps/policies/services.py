@@ -8,6 +8,7 @@ constraint backs the rule in the database.
 from django.db import transaction
 
 from apps.api.exceptions import Conflict, ValidationFailed
+from apps.kernel.records import set_fields
 from apps.organizations.models import Organization
 
 from .choices import DocumentAppliesTo, PolicyAppliesTo
@@ -93,8 +94,7 @@ def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
     ids = {field: data.pop(field) for field in POLICY_ID_LISTS if field in data}
     wants_default = data.pop("is_default", None)
     previous_applies_to = policy.applies_to
-    for name, value in data.items():
-        setattr(policy, name, value)
+    set_fields(policy, data)
     _check_id_lists(policy.applies_to, {**_policy_ids(policy), **ids}, POLICY_ID_LISTS, POLICY_ID_FIELDS)
 
     moved = policy.applies_to != previous_applies_to
@@ -184,8 +184,7 @@ def create_document_rule(organization, data: dict) -> DocumentRule:
 def update_document_rule(rule: DocumentRule, data: dict) -> DocumentRule:
     rule = DocumentRule.objects.select_for_update().get(pk=rule.pk)
     data, ids = _split_rule(data)
-    for name, value in data.items():
-        setattr(rule, name, value)
+    set_fields(rule, data)
     _check_id_lists(rule.applies_to, {**_rule_ids(rule), **ids}, RULE_ID_LISTS, RULE_ID_FIELDS)
     rule.save()
     _set_rule_ids(rule, ids)

@@ -1,4 +1,5 @@
-"""Domain operations on products and product categories: the REST views and the demo data go through these.
+"""Domain operations on products: the REST views and the demo data go through these (categories have no rule
+beyond their fields: `apps.kernel.records` writes them).
 
 A product's row is locked for every update, so a stock adjustment reads the stock it changes: concurrent
 adjustments are applied one after the other and the stock never goes below zero. Products have no `product.*`
@@ -9,24 +10,11 @@ from django.db import IntegrityError, transaction
 
 from apps.api.exceptions import Conflict, DuplicateValue, ValidationFailed
 from apps.api.fields import MAX_INT
+from apps.kernel.records import set_fields
 
-from .models import Product, ProductCategory
+from .models import Product
 
 STOCK_NOT_TRACKED = "Stock is counted only when `trackStock` is true."
-
-
-@transaction.atomic
-def create_category(organization, data: dict) -> ProductCategory:
-    """`data` holds model field names (validated input)."""
-    return ProductCategory.objects.create(organization=organization, **data)
-
-
-@transaction.atomic
-def update_category(category: ProductCategory, data: dict) -> ProductCategory:
-    for name, value in data.items():
-        setattr(category, name, value)
-    category.save()
-    return category
 
 
 def _check_sku_free(organization_id, sku, exclude_id=None):
@@ -104,7 +92,6 @@ def update_product(product: Product, data: dict) -> Product:
     quantity_given = "stock_quantity" in data
     quantity = data.pop("stock_quantity", None)
     adjustment = data.pop("stock_adjustment", None)
-    for name, value in data.items():
-        setattr(locked, name, value)
+    set_fields(locked, data)
     _apply_stock(locked, quantity_given, quantity, adjustment)
     return _save(locked, creating=False)

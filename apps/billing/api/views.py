@@ -4,9 +4,9 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from apps.api.schema import crud_schema_view
+from apps.api.schema import DELETED, crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import plan_services, revenue_accounts
 from ..filters import PlanCategoryFilterSet, PlanFilterSet, RevenueAccountFilterSet
@@ -18,7 +18,6 @@ LOCALE = OpenApiParameter(
     "locale", str, description="Language code for names and descriptions; falls back to the organization's default."
 )
 ERROR = {"$ref": "#/components/schemas/Error"}
-DELETED = OpenApiResponse(description="Deleted")
 # Reading the chart of accounts needs any one of these (the spec's any-of rule).
 REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:read"})
 
@@ -39,7 +38,6 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
     queryset = RevenueAccount.objects.all()
     resource = REVENUE_ACCOUNT
     filterset_class = RevenueAccountFilterSet
-    http_method_names = ["get", "post", "patch", "head"]
     required_scopes = {
         "list": set(REVENUE_ACCOUNT_READ),
         "retrieve": set(REVENUE_ACCOUNT_READ),
@@ -49,22 +47,13 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 
     write_serializer = RevenueAccountInputSerializer
 
-    def create_object(self, data):
-        return revenue_accounts.create_account(self.organization, data)
-
-    def update_object(self, account, data):
-        revenue_accounts.update_account(account, data)
+    writes = Writes(create=revenue_accounts.create_account, update=revenue_accounts.update_account)
 
 
 @crud_schema_view(
     "plan_categories",
+    descriptions={"destroy": "Its plans are left without a category."},
     parameters={"list": [LOCALE], "retrieve": [LOCALE]},
-    destroy=extend_schema(
-        operation_id="plan_categories_delete",
-        summary="Delete a plan category",
-        description="Its plans are left without a category.",
-        responses={204: DELETED},
-    ),
 )
 @extend_schema(tags=["plans"])
 class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -73,19 +62,9 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
     queryset = PlanCategory.objects.all()
     resource = PLAN_CATEGORY
     filterset_class = PlanCategoryFilterSet
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes("plans", write=("create", "partial_update", "destroy"))
 
     write_serializer = PlanCategoryInputSerializer
-
-    def create_object(self, data):
-        return plan_services.create_category(self.organization, data)
-
-    def update_object(self, category, data):
-        plan_services.update_category(category, data)
-
-    def destroy_object(self, instance):
-        plan_services.delete_category(instance)
 
 
 @crud_schema_view(
@@ -119,19 +98,13 @@ class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin
     queryset = Plan.objects.all()
     resource = PLAN
     filterset_class = PlanFilterSet
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes("plans", write=("create", "partial_update", "destroy", "retire"))
 
     write_serializer = PlanInputSerializer
 
-    def create_object(self, data):
-        return plan_services.create_plan(self.organization, data)
-
-    def update_object(self, plan, data):
-        plan_services.update_plan(plan, data)
-
-    def destroy_object(self, instance):
-        plan_services.delete_plan(instance)
+    writes = Writes(
+        create=plan_services.create_plan, update=plan_services.update_plan, delete=plan_services.delete_plan
+    )
 
     @action(detail=True, methods=["post"], url_path="retire")
     def retire(self, request, pk=None):

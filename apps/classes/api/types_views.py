@@ -1,10 +1,10 @@
 """Class types (CRUD) and progression tracks (read-only). Registered by apps/classes/api/urls.py."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import type_services
 from ..filters import ClassTypeFilterSet, ProgressionTrackFilterSet
@@ -20,15 +20,10 @@ LOCALE_PARAM = OpenApiParameter(
 @crud_schema_view(
     "class_types",
     descriptions={
-        "partial_update": "Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type."
+        "partial_update": "Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type.",
+        "destroy": "409 `RESOURCE_IN_USE` while classes reference the type.",
     },
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
-    destroy=extend_schema(
-        operation_id="class_types_delete",
-        summary="Delete a class type",
-        description="409 `RESOURCE_IN_USE` while classes reference the type.",
-        responses={204: OpenApiResponse(description="Deleted")},
-    ),
 )
 @extend_schema(tags=["class-types"])
 class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -37,19 +32,15 @@ class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResource
     queryset = ClassType.objects.all()
     resource = CLASS_TYPE
     filterset_class = ClassTypeFilterSet
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes("classes", write=("create", "partial_update", "destroy"))
 
     write_serializer = ClassTypeInputSerializer
 
-    def create_object(self, data):
-        return type_services.create_class_type(self.organization, data)
-
-    def update_object(self, class_type, data):
-        type_services.update_class_type(class_type, data)
-
-    def destroy_object(self, instance):
-        type_services.delete_class_type(instance)
+    writes = Writes(
+        create=type_services.create_class_type,
+        update=type_services.update_class_type,
+        delete=type_services.delete_class_type,
+    )
 
 
 @crud_schema_view(
@@ -63,5 +54,4 @@ class ProgressionTrackViewSet(ResourceViewSet):
     queryset = ProgressionTrack.objects.all()
     resource = PROGRESSION_TRACK
     filterset_class = ProgressionTrackFilterSet
-    http_method_names = ["get", "head"]
     required_scopes = crud_scopes("classes", write=())

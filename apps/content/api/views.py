@@ -2,11 +2,11 @@
 needs `media:delete`)."""
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..choices import ContentItemStatus
@@ -20,9 +20,6 @@ from .serializers import (
     MediaItemUpdateSerializer,
 )
 
-CRUD = ["get", "post", "patch", "delete", "head"]
-DELETED = {204: OpenApiResponse(description="Deleted")}
-
 
 @crud_schema_view(
     "content_items",
@@ -35,7 +32,6 @@ DELETED = {204: OpenApiResponse(description="Deleted")}
         "partial_update": "Partial update. `status: published` also sets `publishedAt` when it is empty; the slug "
         "stays when the title changes.",
     },
-    destroy=extend_schema(operation_id="content_items_delete", summary="Delete a content item", responses=DELETED),
 )
 @extend_schema(tags=["content"])
 class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -44,11 +40,11 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
     queryset = ContentItem.objects.all()
     resource = CONTENT_ITEM
     filterset_class = ContentItemFilterSet
-    http_method_names = CRUD
     required_scopes = crud_scopes("content", write=("create", "partial_update", "destroy"))
 
     write_serializer = ContentItemCreateSerializer
     update_serializer = ContentItemUpdateSerializer
+    writes = Writes(update=services.update_content_item, delete=services.delete_content_item)
 
     def base_queryset(self):
         """Without content:write, unpublished items do not exist for the caller (404, absent from lists)."""
@@ -61,16 +57,10 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
         author_id = services.default_author_id(self.organization, self.credential)
         return services.create_content_item(self.organization, data, author_id=author_id)
 
-    def update_object(self, item, data):
-        services.update_content_item(item, data)
-
     def partial_update(self, request, *args, **kwargs):
         # Presented under the row lock the update took: the body shows what this request wrote.
         with transaction.atomic():
             return super().partial_update(request, *args, **kwargs)
-
-    def destroy_object(self, instance):
-        services.delete_content_item(instance)
 
 
 @crud_schema_view(
@@ -78,6 +68,7 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
     summaries={
         "create": "Register a media item by URL",
         "partial_update": "Update a media item's name, alt text or caption",
+        "destroy": "Permanently delete a media item",
     },
     descriptions={
         "list": "`name` searches the name together with the alt text.",
@@ -86,13 +77,8 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
         "when it cannot be).",
         "partial_update": "`name`, `altText`, `caption`. `url` is immutable (400 `FIELD_NOT_WRITABLE`): register a "
         "new item to replace a file.",
+        "destroy": "Needs media:delete. Removes the library entry; the file itself is hosted elsewhere.",
     },
-    destroy=extend_schema(
-        operation_id="media_delete",
-        summary="Permanently delete a media item",
-        description="Needs media:delete. Removes the library entry; the file itself is hosted elsewhere.",
-        responses=DELETED,
-    ),
 )
 @extend_schema(tags=["media"])
 class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -101,17 +87,7 @@ class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResource
     queryset = MediaItem.objects.all()
     resource = MEDIA_ITEM
     filterset_class = MediaItemFilterSet
-    http_method_names = CRUD
     required_scopes = crud_scopes("media", destroy="media:delete")
 
     write_serializer = MediaItemCreateSerializer
     update_serializer = MediaItemUpdateSerializer
-
-    def create_object(self, data):
-        return services.register_media(self.organization, data)
-
-    def update_object(self, media, data):
-        services.update_media(media, data)
-
-    def destroy_object(self, instance):
-        services.delete_media(instance)

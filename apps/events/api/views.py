@@ -19,6 +19,7 @@ from apps.api.views import (
     PlatformViewSet,
     ResourceViewSet,
     UpdateResourceMixin,
+    Writes,
 )
 from apps.bookings.choices import BookingType
 from apps.bookings.models import Booking
@@ -105,20 +106,12 @@ class EventViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixi
     queryset = Event.objects.all()
     resource = EVENT
     filterset_class = EventFilterSet
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes("events", write=EVENT_WRITES)
 
     write_serializer = EventCreateSerializer
     update_serializer = EventUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_event(self.organization, data)
-
-    def update_object(self, event, data):
-        services.update_event(event, data)
-
-    def destroy_object(self, instance):
-        services.delete_event(instance)
+    writes = Writes(create=services.create_event, update=services.update_event, delete=services.delete_event)
 
     @action(detail=True, methods=["post"], url_path="duplicate")
     def duplicate(self, request, pk=None):

@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import FormFilterSet
@@ -45,17 +45,12 @@ class FormViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     queryset = Form.objects.all()
     resource = FORM
     filterset_class = FormFilterSet
-    http_method_names = ["get", "post", "patch", "head"]
     required_scopes = crud_scopes("forms")
 
     write_serializer = FormCreateSerializer
     update_serializer = FormUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_form(self.organization, data)
-
-    def update_object(self, form, data):
-        services.update_form(form, data)
+    writes = Writes(create=services.create_form, update=services.update_form)
 
     def partial_update(self, request, *args, **kwargs):
         with transaction.atomic():

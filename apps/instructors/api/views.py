@@ -8,7 +8,7 @@ from apps.api.permissions import AllOf
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import calendar_feed, services
 from ..filters import InstructorFilterSet, InstructorTypeFilterSet, PayRatePolicyFilterSet
@@ -21,7 +21,6 @@ from .serializers import (
     PayRatePolicyInputSerializer,
 )
 
-READ_WRITE = ["get", "post", "patch", "head"]
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 FEED_DESCRIPTION = (
     "The instructor's private iCalendar feed (`text/calendar`): every class they teach from 30 days ago to 180 days "
@@ -68,7 +67,6 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     queryset = Instructor.objects.all()
     resource = INSTRUCTOR
     filterset_class = InstructorFilterSet
-    http_method_names = READ_WRITE
     required_scopes = crud_scopes(
         "instructors",
         read=("list", "retrieve"),
@@ -80,14 +78,12 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
 
     write_serializer = InstructorCreateSerializer
     update_serializer = InstructorUpdateSerializer
+    writes = Writes(update=services.update_instructor)
 
     def create_object(self, data):
         return services.create_instructor(
             self.organization, data, reveal_existing_contact_id=self.credential.has_scope("contacts:read")
         )
-
-    def update_object(self, instructor, data):
-        services.update_instructor(instructor, data)
 
     @action(detail=True, methods=["get"], url_path="calendar-feed")
     def calendar_feed(self, request, pk=None):
@@ -106,16 +102,9 @@ class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
     queryset = InstructorType.objects.all()
     resource = INSTRUCTOR_TYPE
     filterset_class = InstructorTypeFilterSet
-    http_method_names = READ_WRITE
     required_scopes = crud_scopes("instructors")
 
     write_serializer = InstructorTypeInputSerializer
-
-    def create_object(self, data):
-        return services.create_instructor_type(self.organization, data)
-
-    def update_object(self, instructor_type, data):
-        services.update_instructor_type(instructor_type, data)
 
 
 @crud_schema_view(
@@ -134,13 +123,6 @@ class PayRatePolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVie
     queryset = PayRatePolicy.objects.all()
     resource = PAY_RATE_POLICY
     filterset_class = PayRatePolicyFilterSet
-    http_method_names = READ_WRITE
     required_scopes = crud_scopes("instructors")
 
     write_serializer = PayRatePolicyInputSerializer
-
-    def create_object(self, data):
-        return services.create_pay_rate_policy(self.organization, data)
-
-    def update_object(self, policy, data):
-        services.update_pay_rate_policy(policy, data)

@@ -44,7 +44,6 @@ class InvoiceViewSet(ResourceViewSet):
     queryset = Invoice.objects.all()
     resource = INVOICE
     filterset_class = InvoiceFilterSet
-    http_method_names = ["get", "head"]
     required_scopes = crud_scopes("invoices", read=("list", "retrieve", "summary"), write=())
     rate_buckets = {"summary": REPORTS}
 

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import MembershipFilterSet
@@ -81,17 +81,12 @@ class MembershipViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
     queryset = Membership.objects.all()
     resource = MEMBERSHIP
     filterset_class = MembershipFilterSet
-    http_method_names = ["get", "post", "patch", "head"]
     required_scopes = crud_scopes("memberships", write=("create", "partial_update", "pause", "resume", "cancel"))
 
     write_serializer = MembershipCreateSerializer
     update_serializer = MembershipUpdateSerializer
 
-    def create_object(self, data):
-        return services.sell_membership(self.organization, data)
-
-    def update_object(self, membership, data):
-        services.update_membership(membership, data)
+    writes = Writes(create=services.sell_membership, update=services.update_membership)
 
     @action(detail=True, methods=["post"], url_path="pause")
     def pause(self, request, pk=None):

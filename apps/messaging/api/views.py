@@ -1,11 +1,11 @@
 """Message templates (CRUD) and message drafts (CRUD on drafts only). Nothing is ever sent through the API: a staff
 user sends a draft from the Django admin."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import MessageFilterSet, TemplateFilterSet
@@ -18,24 +18,17 @@ from .serializers import (
     TemplateUpdateSerializer,
 )
 
-CRUD = ["get", "post", "patch", "delete", "head"]
-DELETED = {204: OpenApiResponse(description="Deleted")}
-
 
 @crud_schema_view(
     "templates",
+    descriptions={"destroy": "Messages drafted from it keep their text; their `templateId` becomes null."},
     summaries={
         "list": "List e-mail and SMS templates",
         "retrieve": "Get a template",
         "create": "Create a template",
         "partial_update": "Update a template",
+        "destroy": "Delete a template",
     },
-    destroy=extend_schema(
-        operation_id="templates_delete",
-        summary="Delete a template",
-        description="Messages drafted from it keep their text; their `templateId` becomes null.",
-        responses=DELETED,
-    ),
 )
 @extend_schema(tags=["templates"])
 class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -44,36 +37,24 @@ class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceM
     queryset = MessageTemplate.objects.all()
     resource = TEMPLATE
     filterset_class = TemplateFilterSet
-    http_method_names = CRUD
     required_scopes = crud_scopes("templates", write=("create", "partial_update", "destroy"))
 
     write_serializer = TemplateCreateSerializer
     update_serializer = TemplateUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_template(self.organization, data)
-
-    def update_object(self, template, data):
-        services.update_template(template, data)
-
-    def destroy_object(self, instance):
-        services.delete_template(instance)
+    writes = Writes(create=services.create_template, update=services.update_template, delete=services.delete_template)
 
 
 @crud_schema_view(
     "messages",
+    descriptions={"destroy": "Drafts only: 409 `INVALID_STATE_TRANSITION` otherwise."},
     summaries={
         "list": "List messages with their delivery status",
         "retrieve": "Get a message with its delivery counts",
         "create": "Prepare a message draft (never sent through the API)",
         "partial_update": "Update a draft message",
+        "destroy": "Delete a draft message",
     },
-    destroy=extend_schema(
-        operation_id="messages_delete",
-        summary="Delete a draft message",
-        description="Drafts only: 409 `INVALID_STATE_TRANSITION` otherwise.",
-        responses=DELETED,
-    ),
 )
 @extend_schema(tags=["messages"])
 class MessageViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -83,17 +64,9 @@ class MessageViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMi
     queryset = Message.objects.all()
     resource = MESSAGE
     filterset_class = MessageFilterSet
-    http_method_names = CRUD
     required_scopes = crud_scopes("messages", write=("create", "partial_update", "destroy"))
 
     write_serializer = MessageCreateSerializer
     update_serializer = MessageUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_message(self.organization, data)
-
-    def update_object(self, message, data):
-        services.update_message(message, data)
-
-    def destroy_object(self, instance):
-        services.delete_message(instance)
+    writes = Writes(create=services.create_message, update=services.update_message, delete=services.delete_message)

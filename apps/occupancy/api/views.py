@@ -13,7 +13,7 @@ from apps.api.pagination import page_body, parse_page_params
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, PlatformViewSet, ResourceViewSet
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, PlatformViewSet, ResourceViewSet, Writes
 from apps.clubs import services
 from apps.clubs.models import Area, Club
 from apps.kernel import clock
@@ -40,6 +40,7 @@ class AreaBlockViewSet(CreateResourceMixin, DestroyResourceMixin, ResourceViewSe
     filterset_class = AreaBlockFilterSet
     required_scopes = crud_scopes("areas", write=("create", "destroy"))
     write_serializer = s.AreaBlockCreateSerializer
+    writes = Writes(delete=blocks.delete_block)
 
     def create_object(self, data):
         return blocks.create_block(
@@ -49,9 +50,6 @@ class AreaBlockViewSet(CreateResourceMixin, DestroyResourceMixin, ResourceViewSe
             end_time=data["end_time"],
             reason=data.get("reason") or None,
         )
-
-    def destroy_object(self, instance):
-        blocks.delete_block(instance)
 
 
 # --- Availability --------------------------------------------------------------------------------------------

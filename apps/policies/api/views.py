@@ -1,12 +1,12 @@
 """Booking policies (CRUD plus duplicate) and document rules (CRUD). Stored and served only: API writes of
 bookings do not enforce them."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import BookingPolicyFilterSet, DocumentRuleFilterSet
@@ -19,18 +19,10 @@ from .serializers import (
     DocumentRuleUpdateSerializer,
 )
 
-CRUD = ["get", "post", "patch", "delete", "head"]
-DELETED = {204: OpenApiResponse(description="Deleted")}
-
 
 @crud_schema_view(
     "booking_policies",
-    destroy=extend_schema(
-        operation_id="booking_policies_delete",
-        summary="Delete a booking policy",
-        description="409 `CONFLICT` for the default policy while other policies of its `appliesTo` remain.",
-        responses=DELETED,
-    ),
+    descriptions={"destroy": "409 `CONFLICT` for the default policy while other policies of its `appliesTo` remain."},
     duplicate=extend_schema(
         operation_id="booking_policies_duplicate",
         summary="Duplicate a booking policy",
@@ -47,20 +39,16 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyReso
     queryset = BookingPolicy.objects.all()
     resource = BOOKING_POLICY
     filterset_class = BookingPolicyFilterSet
-    http_method_names = CRUD
     required_scopes = crud_scopes("booking-policies", write=("create", "partial_update", "destroy", "duplicate"))
 
     write_serializer = BookingPolicyCreateSerializer
     update_serializer = BookingPolicyUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_booking_policy(self.organization, data)
-
-    def update_object(self, policy, data):
-        services.update_booking_policy(policy, data)
-
-    def destroy_object(self, instance):
-        services.delete_booking_policy(instance)
+    writes = Writes(
+        create=services.create_booking_policy,
+        update=services.update_booking_policy,
+        delete=services.delete_booking_policy,
+    )
 
     @action(detail=True, methods=["post"], url_path="duplicate")
     def duplicate(self, request, pk=None):
@@ -70,7 +58,6 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyReso
 
 @crud_schema_view(
     "document_rules",
-    destroy=extend_schema(operation_id="document_rules_delete", summary="Delete a document rule", responses=DELETED),
 )
 @extend_schema(tags=["document-rules"])
 class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
@@ -79,17 +66,11 @@ class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
     queryset = DocumentRule.objects.all()
     resource = DOCUMENT_RULE
     filterset_class = DocumentRuleFilterSet
-    http_method_names = CRUD
     required_scopes = crud_scopes("document-rules", write=("create", "partial_update", "destroy"))
 
     write_serializer = DocumentRuleCreateSerializer
     update_serializer = DocumentRuleUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_document_rule(self.organization, data)
-
-    def update_object(self, rule, data):
-        services.update_document_rule(rule, data)
-
-    def destroy_object(self, instance):
-        services.delete_document_rule(instance)
+    writes = Writes(
+        create=services.create_document_rule, update=services.update_document_rule, delete=services.delete_document_rule
+    )

@@ -11,7 +11,7 @@ from apps.api.presenters import number
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import PricingRuleFilterSet
@@ -58,21 +58,15 @@ class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
     queryset = PricingRule.objects.all()
     resource = PRICING_RULE
     filterset_class = PricingRuleFilterSet
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes(
         "pricing-rules", read=("list", "retrieve", "quote"), write=("create", "partial_update", "destroy")
     )
 
     write_serializer = PricingRuleInputSerializer
 
-    def create_object(self, data):
-        return services.create_pricing_rule(self.organization, data)
-
-    def update_object(self, rule, data):
-        services.update_pricing_rule(rule, data)
-
-    def destroy_object(self, instance):
-        services.delete_pricing_rule(instance)
+    writes = Writes(
+        create=services.create_pricing_rule, update=services.update_pricing_rule, delete=services.delete_pricing_rule
+    )
 
     @action(detail=False, methods=["get"], url_path="quote")
     def quote(self, request):

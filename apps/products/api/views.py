@@ -5,7 +5,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import ProductCategoryFilterSet, ProductFilterSet
@@ -13,7 +13,6 @@ from ..models import Product, ProductCategory
 from ..resources import PRODUCT, PRODUCT_CATEGORY
 from .serializers import ProductCategoryInputSerializer, ProductCreateSerializer, ProductUpdateSerializer
 
-READ_WRITE = ["get", "post", "patch", "head"]
 LOCALE_PARAM = OpenApiParameter(
     "locale", str, description="Language code for names and descriptions; falls back to the organization's default."
 )
@@ -40,17 +39,12 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     queryset = Product.objects.all()
     resource = PRODUCT
     filterset_class = ProductFilterSet
-    http_method_names = READ_WRITE
     required_scopes = crud_scopes("products")
 
     write_serializer = ProductCreateSerializer
     update_serializer = ProductUpdateSerializer
 
-    def create_object(self, data):
-        return services.create_product(self.organization, data)
-
-    def update_object(self, product, data):
-        services.update_product(product, data)
+    writes = Writes(create=services.create_product, update=services.update_product)
 
     def partial_update(self, request, *args, **kwargs):
         # Presented under the row lock the update took: the body shows the stock this request left, not a later one.
@@ -69,13 +63,6 @@ class ProductCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceV
     queryset = ProductCategory.objects.all()
     resource = PRODUCT_CATEGORY
     filterset_class = ProductCategoryFilterSet
-    http_method_names = READ_WRITE
     required_scopes = crud_scopes("products")
 
     write_serializer = ProductCategoryInputSerializer
-
-    def create_object(self, data):
-        return services.create_category(self.organization, data)
-
-    def update_object(self, category, data):
-        services.update_category(category, data)

@@ -9,7 +9,7 @@ from apps.api.ratelimit import REPORTS
 from apps.api.resources import shape_serializer
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet
+from apps.api.views import CreateResourceMixin, ResourceViewSet, Writes
 from apps.clubs.report_period import PERIOD_PARAMETERS, report_period
 
 from .. import reports, services
@@ -76,14 +76,12 @@ class TransactionViewSet(CreateResourceMixin, ResourceViewSet):
     queryset = Transaction.objects.all()
     resource = TRANSACTION
     filterset_class = TransactionFilterSet
-    http_method_names = ["get", "post", "head"]
     required_scopes = crud_scopes("transactions", read=("list", "retrieve", "summary"), write=("create", "refund"))
     rate_buckets = {"summary": REPORTS}
 
     write_serializer = ExternalRevenueCreateSerializer
 
-    def create_object(self, data):
-        return services.record_external_revenue(self.organization, data)
+    writes = Writes(create=services.record_external_revenue)
 
     @action(detail=True, methods=["post"], url_path="refund")
     def refund(self, request, pk=None):

@@ -21,6 +21,7 @@ from apps.api.views import (
     PlatformViewSet,
     ResourceViewSet,
     UpdateResourceMixin,
+    Writes,
 )
 from apps.domain_events.models import DomainEvent
 
@@ -44,6 +45,7 @@ FEED_LIMIT_MAX = 500
         "retrieve": "Get a webhook subscription",
         "create": "Subscribe a URL to events",
         "partial_update": "Update a webhook subscription",
+        "destroy": "Delete a webhook subscription",
     },
     descriptions={
         "list": "Never shows `secret`.",
@@ -55,13 +57,8 @@ FEED_LIMIT_MAX = 500
         "partial_update": "`url`, `events`, `description`, `isActive`. Changing `events` stores this credential's "
         "scopes as the subscription's. Re-enabling (`isActive: true`) clears `disabledReason` and the failure "
         "record.",
+        "destroy": "204; its pending deliveries are dropped (never sent).",
     },
-    destroy=extend_schema(
-        operation_id="webhooks_delete",
-        summary="Delete a webhook subscription",
-        description="204; its pending deliveries are dropped (never sent).",
-        responses={204: OpenApiResponse(description="Deleted")},
-    ),
     rotate_secret=extend_schema(
         operation_id="webhooks_rotate_secret",
         summary="Rotate a webhook's signing secret",
@@ -93,11 +90,11 @@ class WebhookViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMi
     queryset = WebhookSubscription.objects.all()
     resource = WEBHOOK
     filterset_class = WebhookFilterSet
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     required_scopes = crud_scopes("webhooks", write=("create", "partial_update", "destroy", "rotate_secret", "replay"))
 
     write_serializer = WebhookCreateSerializer
     update_serializer = WebhookUpdateSerializer
+    writes = Writes(delete=services.delete_subscription)
 
     def create(self, request, *args, **kwargs):
         # The one answer besides rotate-secret that carries the secret: the resource never presents it.
@@ -107,9 +104,6 @@ class WebhookViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMi
 
     def update_object(self, instance, data):
         services.update_subscription(instance, data, self.credential.effective_scopes)
-
-    def destroy_object(self, instance):
-        services.delete_subscription(instance)
 
     @action(detail=True, methods=["post"], url_path="rotate-secret")
     def rotate_secret(self, request, pk=None):

@@ -19,6 +19,7 @@ from apps.api.views import (
     PlatformViewSet,
     ResourceViewSet,
     UpdateResourceMixin,
+    Writes,
 )
 
 from .. import services
@@ -218,21 +219,15 @@ class PageViewSet(
         "partial_update": WRITE,
         "destroy": WRITE,
     }
-    http_method_names = ["get", "post", "patch", "delete", "head"]
     write_serializer = PageCreateSerializer
     update_serializer = PageUpdateSerializer
+    writes = Writes(update=services.update_page, delete=services.delete_page)
 
     def base_queryset(self):
         return Page.objects.filter(website=self.selected_website()).order_by("-is_homepage", "id")
 
     def create_object(self, data):
         return services.create_page(self.selected_website(), data)
-
-    def update_object(self, obj, data):
-        services.update_page(obj, data)
-
-    def destroy_object(self, instance):
-        services.delete_page(instance)
 
 
 class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):

@@ -1,0 +1,29 @@
+"""Writes of a row with no rule beyond its validated fields: a category, an instructor type, a media item. The
+resource views use these when a resource declares no service of its own, and services use `set_fields` to apply
+validated data."""
+
+from django.db import transaction
+from django.db.models import Model
+
+
+def set_fields(row: Model, data: dict) -> None:
+    """Set each validated field of `data` (model field names) on `row`, unsaved."""
+    for name, value in data.items():
+        setattr(row, name, value)
+
+
+@transaction.atomic
+def create(model: type[Model], organization, data: dict) -> Model:
+    return model.objects.create(organization=organization, **data)
+
+
+@transaction.atomic
+def update(row: Model, data: dict) -> Model:
+    set_fields(row, data)
+    row.save()
+    return row
+
+
+@transaction.atomic
+def delete(row: Model) -> None:
+    row.delete()
