@@ -9,9 +9,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from apps.api.exceptions import ApiError, InvalidStateTransition, ValidationFailed
+from apps.api.exceptions import InvalidStateTransition, ResourceInUse, ValidationFailed
 from apps.api.resources import PresentContext
-from apps.domain_events.services import emit
+from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel.records import set_fields
 from apps.memberships.models import Membership
 
@@ -77,9 +77,7 @@ def update_plan(plan: Plan, data: dict) -> Plan:
         locked.retired_at = None
     locked.save()
     after = present_plan(locked.pk, organization)
-    changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-    if changed:
-        emit(organization, "plan.updated", after, changed)
+    emit_if_changed(organization, "plan.updated", before, after)
     return locked
 
 
@@ -99,12 +97,7 @@ def retire_plan(plan: Plan) -> Plan:
 def _refuse_if_in_use(plan: Plan) -> None:
     in_use = Membership.objects.filter(plan_id=plan.pk).count()
     if in_use:
-        raise ApiError(
-            f"The plan is used by {in_use} membership(s); retire it instead.",
-            code="RESOURCE_IN_USE",
-            status=409,
-            details={"references": {"memberships": in_use}},
-        )
+        raise ResourceInUse(f"The plan is used by {in_use} membership(s); retire it instead.", {"memberships": in_use})
 
 
 @transaction.atomic

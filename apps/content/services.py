@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue
 from apps.api.resources import PresentContext
-from apps.domain_events.services import emit
+from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel import slugs
 from apps.kernel.records import set_fields
 from apps.organizations.models import ApiKey, StaffMembership
@@ -100,9 +100,7 @@ def update_content_item(item: ContentItem, data: dict) -> ContentItem:
     _publish_date(locked)
     _save(locked, slug_given=True, creating=False)
     after = present_content_item(locked.pk, organization)
-    changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-    if changed:
-        emit(organization, "content_item.updated", after, changed)
+    emit_if_changed(organization, "content_item.updated", before, after)
     return locked
 
 

@@ -76,6 +76,19 @@ def emit(organization, type: str, data, changed_fields=None):
     emit_many(organization, [(type, data, changed_fields)])
 
 
+def changed_keys(before: dict, after: dict) -> list[str]:
+    """The keys of a body that an update changed (`updatedAt` aside)."""
+    return [key for key in after if key != "updatedAt" and after[key] != before[key]]
+
+
+def emit_if_changed(organization, type: str, before: dict, after: dict, data=None) -> None:
+    """`type` (an `.updated` event) naming the changed keys, with `data` (else `after`); nothing when the update
+    changed no key."""
+    changed = changed_keys(before, after)
+    if changed:
+        emit(organization, type, after if data is None else data, changed)
+
+
 def emit_many(organization, events):
     """Record several events of `organization` in the current transaction (one insert, in the given order); the
     subscribers are called after commit.

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue
 from apps.api.resources import PresentContext
-from apps.domain_events.services import emit
+from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel import slugs
 
 from .models import Form, FormSubmission
@@ -79,9 +79,7 @@ def update_form(form: Form, data: dict) -> Form:
         )
     _save(locked, derive=False, check=slug_changed)
     after = present_form(locked.pk, organization)
-    changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-    if changed:
-        emit(organization, "form.updated", after, changed)
+    emit_if_changed(organization, "form.updated", before, after)
     return locked
 
 

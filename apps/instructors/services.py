@@ -12,7 +12,7 @@ from apps.api.resources import PresentContext
 from apps.clubs.choices import DayOfWeek
 from apps.contacts import services as contact_services
 from apps.contacts.models import Contact
-from apps.domain_events.services import emit
+from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel.records import set_fields
 
 from .models import Instructor
@@ -94,7 +94,7 @@ def update_instructor(instructor: Instructor, data: dict) -> Instructor:
     set_fields(instructor, data)
     instructor.save()
     after = present_instructor(instructor)
-    changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-    if changed:
-        emit(instructor.organization_id, "instructor.updated", _instructor_event_data(instructor.pk), changed)
+    emit_if_changed(
+        instructor.organization_id, "instructor.updated", before, after, _instructor_event_data(instructor.pk)
+    )
     return instructor

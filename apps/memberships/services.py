@@ -26,7 +26,7 @@ from apps.billing.models import Plan
 from apps.billing.revenue_accounts import revenue_account_for_plan
 from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
-from apps.domain_events.services import emit, emit_many
+from apps.domain_events.services import changed_keys, emit, emit_many
 from apps.invoices.services import issue_invoice, refresh_invoice_payment
 from apps.kernel.money import currency_exponent, round_money, tax_included
 from apps.transactions.choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
@@ -273,6 +273,14 @@ def renews(membership, plan) -> bool:
     return cadence is not None and plan.auto_renews and membership.cancel_at is None
 
 
+def _save_and_record(organization, locked: Membership, before: dict, events: list) -> None:
+    """Save `locked` and record `membership.updated` (when a key of its body changed) before `events`."""
+    locked.save()
+    after = payload(organization, locked.pk)
+    changed = changed_keys(before, after)
+    emit_many(organization, [("membership.updated", after, changed), *events] if changed else events)
+
+
 def update_membership(membership: Membership, data: dict) -> Membership:
     """PATCH: `price` (later periods), `payment_status` (the latest billed period's charges follow), `end_date`
     (active or paused only; `nextBillingDate` and a pending `cancelAt` follow), `notes`."""
@@ -292,12 +300,7 @@ def update_membership(membership: Membership, data: dict) -> Membership:
         if status is not None and status != locked.payment_status:
             locked.payment_status = status
             events, invoice_ids = _settle(organization, locked, paid=status == MembershipPaymentStatus.PAID, now=now)
-        locked.save()
-        after = payload(organization, locked.pk)
-        changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-        if changed:
-            events.insert(0, ("membership.updated", after, changed))
-        emit_many(organization, events)
+        _save_and_record(organization, locked, before, events)
         for invoice_id in invoice_ids:
             refresh_invoice_payment(invoice_id)  # `amountPaid` and `status` follow (invoice.updated)
     return locked
@@ -457,12 +460,7 @@ def cancel_membership(membership: Membership, *, effective=CancelEffective.IMMED
         locked.next_billing_date = None
         if reason is not None:
             locked.cancellation_reason = reason
-        locked.save()
-        after = payload(organization, locked.pk)
-        changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
-        if changed:
-            events.insert(0, ("membership.updated", after, changed))
-        emit_many(organization, events)
+        _save_and_record(organization, locked, before, events)
         for invoice_id in invoice_ids:
             refresh_invoice_payment(invoice_id)
     return locked
@@ -569,7 +567,7 @@ def _record_progress(organization, locked: Membership, before: dict, events: lis
     if any(before[key] != getattr(locked, name) for key, name in PROGRESS_FIELDS.items()):
         locked.save()
         after = payload(organization, locked.pk)
-        changed = [key for key in after if key != "updatedAt" and after[key] != before[key]]
+        changed = changed_keys(before, after)
         events = [*events, ("membership.updated", after, changed)]
     emit_many(organization, events)
     for charges in billed:

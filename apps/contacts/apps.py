@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class ContactsConfig(AppConfig):
-    name = "apps.contacts"
-    label = "contacts"
-    verbose_name = "Contacts"

@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class EventsConfig(AppConfig):
-    name = "apps.events"
-    label = "events"
-    verbose_name = "Events"

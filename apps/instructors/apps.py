@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class InstructorsConfig(AppConfig):
-    name = "apps.instructors"
-    label = "instructors"
-    verbose_name = "Instructors"

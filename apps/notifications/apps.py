@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class NotificationsConfig(AppConfig):
-    name = "apps.notifications"
-    label = "notifications"
-    verbose_name = "Notifications"

@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class ObservabilityConfig(AppConfig):
-    name = "apps.observability"
-    label = "observability"

@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class TransactionsConfig(AppConfig):
-    name = "apps.transactions"
-    label = "transactions"
-    verbose_name = "Transactions"
