@@ -5,25 +5,14 @@ are shown."""
 from django.contrib import admin
 from django.utils.html import format_html_join
 
-from apps.organizations.admin_scoping import OrganizationScopedAdmin
+from apps.organizations.admin_scoping import OrganizationScopedAdmin, ViewOnlyAdminMixin
 
 from .models import Form, FormSubmission
 from .resources import completion_count
 
 
-class ReadOnlyAdmin(OrganizationScopedAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Form)
-class FormAdmin(ReadOnlyAdmin):
+class FormAdmin(ViewOnlyAdminMixin, OrganizationScopedAdmin):
     list_display = ("name", "organization", "slug", "is_active", "completions", "created_at")
     list_filter = ("organization", "is_active")
     search_fields = ("name", "slug")
@@ -39,7 +28,7 @@ class FormAdmin(ReadOnlyAdmin):
 
 
 @admin.register(FormSubmission)
-class FormSubmissionAdmin(ReadOnlyAdmin):
+class FormSubmissionAdmin(ViewOnlyAdminMixin, OrganizationScopedAdmin):
     list_display = ("form", "organization", "locale", "created_at")
     list_filter = ("organization", "form")
     list_select_related = ("form", "organization")

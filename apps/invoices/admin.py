@@ -2,7 +2,11 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from apps.organizations.admin_scoping import OrganizationScopedAdmin, OrganizationScopedTabularInline
+from apps.organizations.admin_scoping import (
+    OrganizationScopedAdmin,
+    OrganizationScopedTabularInline,
+    ViewOnlyAdminMixin,
+)
 
 from .links import pdf_token
 from .models import Invoice, InvoiceLine
@@ -14,22 +18,16 @@ def pdf_link(invoice: Invoice) -> str:
     return reverse("invoice-pdf", args=[token])
 
 
-class InvoiceLineInline(OrganizationScopedTabularInline):
+class InvoiceLineInline(ViewOnlyAdminMixin, OrganizationScopedTabularInline):
     model = InvoiceLine
     fields = ("position", "description", "quantity", "unit_price", "amount", "tax", "transaction")
     readonly_fields = fields
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(Invoice)
-class InvoiceAdmin(OrganizationScopedAdmin):
+class InvoiceAdmin(ViewOnlyAdminMixin, OrganizationScopedAdmin):
     """View only: invoices are issued by the services (gapless numbers, money copied from their transactions)."""
 
     list_display = (
@@ -55,12 +53,3 @@ class InvoiceAdmin(OrganizationScopedAdmin):
         if obj is None or obj.pk is None:
             return "-"
         return format_html('<a href="{}" target="_blank" rel="noopener">{}.pdf</a>', pdf_link(obj), obj.number)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -1,11 +1,15 @@
 from django.contrib import admin
 
-from apps.organizations.admin_scoping import OrganizationScopedAdmin, OrganizationScopedTabularInline
+from apps.organizations.admin_scoping import (
+    OrganizationScopedAdmin,
+    OrganizationScopedTabularInline,
+    ViewOnlyAdminMixin,
+)
 
 from .models import Membership, MembershipPeriod
 
 
-class MembershipPeriodInline(OrganizationScopedTabularInline):
+class MembershipPeriodInline(ViewOnlyAdminMixin, OrganizationScopedTabularInline):
     """The billed periods and their charges, read only: renewals and charges are written by the services."""
 
     model = MembershipPeriod
@@ -14,12 +18,6 @@ class MembershipPeriodInline(OrganizationScopedTabularInline):
     extra = 0
     can_delete = False
     ordering = ("-start_date",)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Membership)

@@ -165,3 +165,16 @@ class OrganizationScopedAdmin(OrganizationScopingMixin, admin.ModelAdmin):
 
 class OrganizationScopedTabularInline(OrganizationScopingMixin, admin.TabularInline):
     """The base of every inline of organization-owned rows."""
+
+
+class ViewOnlyAdminMixin:
+    """Shown, never added, changed or deleted in the admin: rows that only the services write."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

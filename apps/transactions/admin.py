@@ -1,12 +1,12 @@
 from django.contrib import admin
 
-from apps.organizations.admin_scoping import OrganizationScopedAdmin
+from apps.organizations.admin_scoping import OrganizationScopedAdmin, ViewOnlyAdminMixin
 
 from .models import Transaction
 
 
 @admin.register(Transaction)
-class TransactionAdmin(OrganizationScopedAdmin):
+class TransactionAdmin(ViewOnlyAdminMixin, OrganizationScopedAdmin):
     """View only: transactions are written by the services (their amounts, refunds and events go together)."""
 
     list_display = (
@@ -22,12 +22,3 @@ class TransactionAdmin(OrganizationScopedAdmin):
     list_filter = ("organization", "type", "source_type", "payment_status")
     search_fields = ("description", "reference")
     list_select_related = ("organization",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
