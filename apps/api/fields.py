@@ -7,12 +7,30 @@ number, `"yes"` is not a boolean, `5` is not a string; DRF's stock fields coerce
 
 import datetime as dt
 import json
+import re
 
 import orjson
 from django.utils import timezone
 from rest_framework import serializers
 
 from .filters import in_range
+
+
+# No docstring: drf-spectacular would describe every body without its own with it (inspect.getdoc inherits).
+class InputSerializer(serializers.Serializer):
+    # A request body whose camelCase fields fill the model's snake_case names: `signupFee` is `signup_fee`, and an
+    # object id field (`clubId`, a related field) is the object itself (`club`), unless the field names its `source`.
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if field.source is None:
+                source = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+                if isinstance(field, serializers.RelatedField) and source.endswith("_id"):
+                    source = source.removesuffix("_id")
+                if source != name:
+                    field.source = source
+        return fields
 
 
 class StrictDateTimeField(serializers.DateTimeField):
@@ -52,7 +70,8 @@ def _has_offset(value: str) -> bool:
 class OrganizationObjectField(serializers.PrimaryKeyRelatedField):
     """An id in a body that must belong to the caller's organization; another organization's id is a 400.
 
-    Usage: `clubId = OrganizationObjectField(model=Club, source="club")`. The queryset is the model's rows of
+    Usage: `clubId = OrganizationObjectField(model=Club)` (in an `InputSerializer`, whose `clubId` fills `club`). The
+    queryset is the model's rows of
     `request.organization` (from the serializer context).
     """
 

@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import (
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -38,20 +39,16 @@ VALID_FOR_TYPES = (
 
 
 @extend_schema_serializer(component_name="RevenueAccountInput")
-class RevenueAccountInputSerializer(serializers.Serializer):
+class RevenueAccountInputSerializer(InputSerializer):
     name = StrictCharField(max_length=120)
     code = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
-    isDefault = StrictBooleanField(
-        source="is_default", required=False, help_text="`true` makes this the default sales account."
-    )
-    isActive = StrictBooleanField(
-        source="is_active", required=False, help_text="The default sales account cannot be deactivated (409)."
-    )
+    isDefault = StrictBooleanField(required=False, help_text="`true` makes this the default sales account.")
+    isActive = StrictBooleanField(required=False, help_text="The default sales account cannot be deactivated (409).")
 
 
 @extend_schema_serializer(component_name="PlanCategoryInput")
-class PlanCategoryInputSerializer(serializers.Serializer):
+class PlanCategoryInputSerializer(InputSerializer):
     name = StrictCharField(max_length=120)
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
     position = StrictIntegerField(required=False, min_value=0)
@@ -98,51 +95,37 @@ def _active_account(account):
 
 
 @extend_schema_serializer(component_name="PlanInput")
-class PlanInputSerializer(serializers.Serializer):
+class PlanInputSerializer(InputSerializer):
     """The spec's Plan create / update body: `name` and `price` are required on create, every field is optional on
     update (validated with `partial=True`), with the same constraints."""
 
     name = StrictCharField(max_length=PLAN_NAME_MAX)
     description = StrictCharField(max_length=PLAN_DESCRIPTION_MAX, required=False, allow_null=True, allow_blank=True)
-    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
     planCategoryId = OrganizationObjectField(
         model=PlanCategory,
-        source="plan_category",
         required=False,
         allow_null=True,
         help_text="null removes the plan from every category.",
     )
     revenueAccountId = OrganizationObjectField(
         model=RevenueAccount,
-        source="revenue_account",
         required=False,
         allow_null=True,
         help_text="Omitted or null: sales post to the organization's default account resolved at sale time.",
     )
     price = StrictDecimalField(**MONEY)
-    signupFee = StrictDecimalField(source="signup_fee", required=False, **MONEY)
-    billingFrequency = serializers.ChoiceField(
-        source="billing_frequency", choices=BillingFrequency.choices, required=False
-    )
-    customPeriod = StrictIntegerField(
-        source="custom_period", min_value=1, required=False, allow_null=True, help_text="With `custom` only."
-    )
-    customPeriodUnit = serializers.ChoiceField(
-        source="custom_period_unit", choices=CustomPeriodUnit.choices, required=False, allow_null=True
-    )
-    isActive = StrictBooleanField(source="is_active", required=False)
-    maxUses = StrictIntegerField(source="max_uses", min_value=0, required=False, allow_null=True)
-    sessionUnit = serializers.ChoiceField(
-        source="session_unit", choices=SessionUnit.choices, required=False, allow_null=True
-    )
-    validityPeriod = StrictIntegerField(
-        source="validity_period", min_value=1, required=False, allow_null=True, help_text="Days."
-    )
-    autoRenews = StrictBooleanField(source="auto_renews", required=False)
-    renewalDaysInAdvance = StrictIntegerField(
-        source="renewal_days_in_advance", min_value=0, max_value=RENEWAL_DAYS_MAX, required=False
-    )
-    requirePaymentUpfront = StrictBooleanField(source="require_payment_upfront", required=False)
+    signupFee = StrictDecimalField(required=False, **MONEY)
+    billingFrequency = serializers.ChoiceField(choices=BillingFrequency.choices, required=False)
+    customPeriod = StrictIntegerField(min_value=1, required=False, allow_null=True, help_text="With `custom` only.")
+    customPeriodUnit = serializers.ChoiceField(choices=CustomPeriodUnit.choices, required=False, allow_null=True)
+    isActive = StrictBooleanField(required=False)
+    maxUses = StrictIntegerField(min_value=0, required=False, allow_null=True)
+    sessionUnit = serializers.ChoiceField(choices=SessionUnit.choices, required=False, allow_null=True)
+    validityPeriod = StrictIntegerField(min_value=1, required=False, allow_null=True, help_text="Days.")
+    autoRenews = StrictBooleanField(required=False)
+    renewalDaysInAdvance = StrictIntegerField(min_value=0, max_value=RENEWAL_DAYS_MAX, required=False)
+    requirePaymentUpfront = StrictBooleanField(required=False)
     sports = serializers.ListField(
         child=StrictCharField(max_length=SPORT_MAX), max_length=PLAN_SPORTS_MAX, required=False
     )
@@ -150,7 +133,7 @@ class PlanInputSerializer(serializers.Serializer):
         child=StrictCharField(max_length=FEATURE_MAX), max_length=PLAN_FEATURES_MAX, required=False
     )
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
-    validFor = ValidForSerializer(source="valid_for", required=False)
+    validFor = ValidForSerializer(required=False)
 
     def validate_revenueAccountId(self, account):
         return _active_account(account)

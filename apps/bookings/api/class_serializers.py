@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField, StrictBooleanField, StrictCharField
+from apps.api.fields import InputSerializer, OrganizationObjectField, StrictBooleanField, StrictCharField
 from apps.classes.models import ClassOccurrence
 from apps.clubs.models import Club
 from apps.contacts.choices import ContactStatus
@@ -29,33 +29,33 @@ class ActiveContactField(OrganizationObjectField):
         return contact
 
 
-class ClassBookingCreateSerializer(serializers.Serializer):
-    contactId = ActiveContactField(model=Contact, source="contact")
-    membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
+class ClassBookingCreateSerializer(InputSerializer):
+    contactId = ActiveContactField(model=Contact)
+    membershipId = OrganizationObjectField(model=Membership, required=False, allow_null=True)
     status = serializers.ChoiceField(choices=WRITABLE_BOOKING_STATUSES, default=BookingStatus.CONFIRMED)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
-    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
 
-class WaitlistJoinSerializer(serializers.Serializer):
-    contactId = ActiveContactField(model=Contact, source="contact")
+class WaitlistJoinSerializer(InputSerializer):
+    contactId = ActiveContactField(model=Contact)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
 
 
-class WaitlistPromoteSerializer(serializers.Serializer):
-    membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
+class WaitlistPromoteSerializer(InputSerializer):
+    membershipId = OrganizationObjectField(model=Membership, required=False, allow_null=True)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
-    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
 
-class CheckInCreateSerializer(serializers.Serializer):
+class CheckInCreateSerializer(InputSerializer):
     """Exactly one of `bookingId` (check in a booking) or `membershipId` (a walk-in on a membership)."""
 
-    bookingId = OrganizationObjectField(model=Booking, source="booking", required=False, allow_null=True)
-    membershipId = OrganizationObjectField(model=Membership, source="membership", required=False, allow_null=True)
+    bookingId = OrganizationObjectField(model=Booking, required=False, allow_null=True)
+    membershipId = OrganizationObjectField(model=Membership, required=False, allow_null=True)
     classId = OrganizationObjectField(model=ClassOccurrence, source="occurrence", required=False, allow_null=True)
-    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
-    checkedInAt = BoundedDateTimeField(source="checked_in_at", required=False, allow_null=True)
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
+    checkedInAt = BoundedDateTimeField(required=False, allow_null=True)
 
     def validate(self, attrs):
         booking, membership = attrs.get("booking"), attrs.get("membership")

@@ -4,6 +4,7 @@ from django.core.validators import MaxLengthValidator
 from rest_framework import serializers
 
 from apps.api.fields import (
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -36,10 +37,10 @@ class BoundedDateTimeField(StrictDateTimeField):
         return parsed
 
 
-class PlayerInputSerializer(serializers.Serializer):
+class PlayerInputSerializer(InputSerializer):
     """`{contactId}` or `{name, email?}`."""
 
-    contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
+    contactId = OrganizationObjectField(model=Contact, required=False)
     name = StrictCharField(required=False, max_length=200)
     email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
 
@@ -64,17 +65,17 @@ def player_list():
     )
 
 
-class AreaBookingCreateSerializer(serializers.Serializer):
-    areaId = OrganizationObjectField(model=Area, source="area")
-    startTime = BoundedDateTimeField(source="start_time")
-    endTime = BoundedDateTimeField(source="end_time")
-    contactId = OrganizationObjectField(model=Contact, source="contact")
+class AreaBookingCreateSerializer(InputSerializer):
+    areaId = OrganizationObjectField(model=Area)
+    startTime = BoundedDateTimeField()
+    endTime = BoundedDateTimeField()
+    contactId = OrganizationObjectField(model=Contact)
     players = player_list()
     sport = StrictCharField(required=False, allow_null=True, max_length=60)
-    priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
+    priceBeforeTax = StrictDecimalField(required=False, allow_null=True, **MONEY)
     status = serializers.ChoiceField(choices=WRITABLE_BOOKING_STATUSES, required=False)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
-    notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs):
         if attrs["end_time"] <= attrs["start_time"]:
@@ -82,13 +83,13 @@ class AreaBookingCreateSerializer(serializers.Serializer):
         return attrs
 
 
-class BookingUpdateSerializer(serializers.Serializer):
+class BookingUpdateSerializer(InputSerializer):
     """Area bookings: reschedule, price, sport, notes, status (pending -> confirmed). Class: notes, status, classId."""
 
-    areaId = OrganizationObjectField(model=Area, source="area", required=False)
-    startTime = BoundedDateTimeField(source="start_time", required=False)
-    endTime = BoundedDateTimeField(source="end_time", required=False)
-    priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, **MONEY)
+    areaId = OrganizationObjectField(model=Area, required=False)
+    startTime = BoundedDateTimeField(required=False)
+    endTime = BoundedDateTimeField(required=False)
+    priceBeforeTax = StrictDecimalField(required=False, **MONEY)
     sport = StrictCharField(required=False, allow_null=True, max_length=60)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     status = serializers.ChoiceField(
@@ -97,29 +98,29 @@ class BookingUpdateSerializer(serializers.Serializer):
         error_messages={"invalid_choice": "Only `confirmed` (from `pending`) can be set; use /cancel or check-ins."},
     )
     classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
-    notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
 
-class CancelSerializer(serializers.Serializer):
+class CancelSerializer(InputSerializer):
     reason = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=1000)
-    notifyCustomer = StrictBooleanField(source="notify_customer", required=False, default=False)
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
 
-class PaymentReportFieldsSerializer(serializers.Serializer):
-    paidAmount = StrictDecimalField(source="paid_amount", **MONEY)
-    refundedAmount = StrictDecimalField(source="refunded_amount", required=False, **MONEY)
+class PaymentReportFieldsSerializer(InputSerializer):
+    paidAmount = StrictDecimalField(**MONEY)
+    refundedAmount = StrictDecimalField(required=False, **MONEY)
     reference = StrictCharField(max_length=255)
     fee = StrictDecimalField(required=False, **MONEY)
-    paidAt = BoundedDateTimeField(source="paid_at", required=False)
+    paidAt = BoundedDateTimeField(required=False)
 
 
-class PaymentReportSerializer(serializers.Serializer):
+class PaymentReportSerializer(InputSerializer):
     payment = PaymentReportFieldsSerializer()
 
 
-class ChannelContactSerializer(serializers.Serializer):
-    firstName = StrictCharField(source="first_name", max_length=120)
-    lastName = StrictCharField(source="last_name", required=False, allow_null=True, allow_blank=True, max_length=120)
+class ChannelContactSerializer(InputSerializer):
+    firstName = StrictCharField(max_length=120)
+    lastName = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=120)
     email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
     phone = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
 
@@ -127,18 +128,18 @@ class ChannelContactSerializer(serializers.Serializer):
         return {k: (v or None) if k != "first_name" else v for k, v in attrs.items()}
 
 
-class ChannelBookingCreateSerializer(serializers.Serializer):
-    externalSource = StrictRegexField(r"^[a-z0-9_-]{1,40}$", source="external_source", max_length=40)
-    externalId = StrictCharField(source="external_id", max_length=100)
+class ChannelBookingCreateSerializer(InputSerializer):
+    externalSource = StrictRegexField(r"^[a-z0-9_-]{1,40}$", max_length=40)
+    externalId = StrictCharField(max_length=100)
     type = serializers.ChoiceField(choices=CHANNEL_BOOKING_TYPES, required=False, default=BookingType.AREA)
-    areaId = OrganizationObjectField(model=Area, source="area", required=False)
-    startTime = BoundedDateTimeField(source="start_time", required=False)
-    endTime = BoundedDateTimeField(source="end_time", required=False)
+    areaId = OrganizationObjectField(model=Area, required=False)
+    startTime = BoundedDateTimeField(required=False)
+    endTime = BoundedDateTimeField(required=False)
     classId = OrganizationObjectField(model=ClassOccurrence, source="class_occurrence", required=False)
-    contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
+    contactId = OrganizationObjectField(model=Contact, required=False)
     contact = ChannelContactSerializer(source="new_contact", required=False)
     players = player_list()
-    priceBeforeTax = StrictDecimalField(source="price_before_tax", required=False, allow_null=True, **MONEY)
+    priceBeforeTax = StrictDecimalField(required=False, allow_null=True, **MONEY)
     notes = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=5000)
     payment = PaymentReportFieldsSerializer(required=False)
 

@@ -6,6 +6,7 @@ from rest_framework import serializers
 from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField
 from apps.api.fields import (
     BoundedDateTimeField,
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -31,28 +32,26 @@ CADENCE_KEYS = ("frequency", "interval", "daysOfWeek")
 ENDS_KEYS = ("type", "occurrences")
 
 
-class ClassWriteSerializer(serializers.Serializer):
+class ClassWriteSerializer(InputSerializer):
     """The spec's Class create body (every field optional on update, `partial=True`)."""
 
-    clubId = OrganizationObjectField(model=Club, source="club")
+    clubId = OrganizationObjectField(model=Club)
     name = StrictCharField(max_length=100)
-    startTime = BoundedDateTimeField(source="start_time")
-    endTime = BoundedDateTimeField(source="end_time")
-    areaId = OrganizationObjectField(model=Area, source="area", allow_null=True, required=False)
-    classTypeId = OrganizationObjectField(model=ClassType, source="class_type", allow_null=True, required=False)
+    startTime = BoundedDateTimeField()
+    endTime = BoundedDateTimeField()
+    areaId = OrganizationObjectField(model=Area, allow_null=True, required=False)
+    classTypeId = OrganizationObjectField(model=ClassType, allow_null=True, required=False)
     instructorIds = serializers.ListField(
         child=StrictIntegerField(min_value=1), max_length=20, required=False, source="instructors"
     )
     description = StrictCharField(max_length=5000, allow_null=True, allow_blank=True, required=False)
-    priceBeforeTax = StrictDecimalField(
-        max_digits=10, decimal_places=2, min_value=0, allow_null=True, required=False, source="price_before_tax"
-    )
-    isFree = StrictBooleanField(required=False, source="is_free")
-    maxCapacity = StrictIntegerField(min_value=1, allow_null=True, required=False, source="max_capacity")
+    priceBeforeTax = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, allow_null=True, required=False)
+    isFree = StrictBooleanField(required=False)
+    maxCapacity = StrictIntegerField(min_value=1, allow_null=True, required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     sport = StrictCharField(max_length=60, allow_null=True, allow_blank=True, required=False)
     color = StrictRegexField(r"^#[0-9a-fA-F]{6}$", allow_null=True, required=False)
-    allowWaitlist = StrictBooleanField(required=False, source="allow_waitlist")
+    allowWaitlist = StrictBooleanField(required=False)
 
     def validate_instructorIds(self, value):
         ids = list(dict.fromkeys(value))
@@ -79,9 +78,9 @@ CLASS_FIELD_NAMES = tuple(ClassWriteSerializer().fields)
 
 
 @extend_schema_serializer(component_name="ClassCancel")
-class CancelSerializer(serializers.Serializer):
+class CancelSerializer(InputSerializer):
     reason = StrictCharField(max_length=2000, allow_null=True, allow_blank=True, required=False)
-    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
 
 # --- raw-body checks the serializers cannot express -----------------------------------------------------------
@@ -295,7 +294,7 @@ class ClassCreateSerializer(ClassWriteSerializer):
 class ClassUpdateSerializer(ClassWriteSerializer):
     # Every class field optional (validated with `partial=True`), or `recurrence` alone with `?scope=all_future`
     # to move where the series ends (`instance`: the path's class).
-    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
+    notifyCustomer = StrictBooleanField(required=False, default=False)
     recurrence = RecurrenceEndMoveSerializer(required=False, allow_null=True)  # null: absent
 
     def to_internal_value(self, data):

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from apps.api.exceptions import FieldNotWritable
 from apps.api.fields import (
     BoundedJSONObjectField,
+    InputSerializer,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
@@ -58,7 +59,7 @@ def _keywords(**kwargs):
 
 
 @extend_schema_serializer(component_name="ContentBodyInput")
-class ContentBodySerializer(serializers.Serializer):
+class ContentBodySerializer(InputSerializer):
     """`content` replaces the stored value as a whole: an omitted key is stored empty (null, or `[]`)."""
 
     html = StrictCharField(
@@ -75,7 +76,7 @@ class ContentBodySerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="ContentItemCreate")
-class ContentItemCreateSerializer(serializers.Serializer):
+class ContentItemCreateSerializer(InputSerializer):
     """POST body: `title` and `type` are required."""
 
     title = StrictCharField(max_length=200)
@@ -96,20 +97,13 @@ class ContentItemCreateSerializer(serializers.Serializer):
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     content = ContentBodySerializer(required=False)
     excerpt = StrictCharField(max_length=2000, required=False, allow_null=True, allow_blank=True)
-    metaTitle = StrictCharField(source="meta_title", max_length=200, required=False, allow_null=True, allow_blank=True)
-    metaDescription = StrictCharField(
-        source="meta_description", max_length=500, required=False, allow_null=True, allow_blank=True
-    )
-    metaKeywords = StrictCharField(
-        source="meta_keywords", max_length=500, required=False, allow_null=True, allow_blank=True
-    )
-    canonicalUrl = StrictURLField(
-        source="canonical_url", max_length=2048, required=False, allow_null=True, allow_blank=True
-    )
+    metaTitle = StrictCharField(max_length=200, required=False, allow_null=True, allow_blank=True)
+    metaDescription = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
+    metaKeywords = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
+    canonicalUrl = StrictURLField(max_length=2048, required=False, allow_null=True, allow_blank=True)
     template = StrictCharField(max_length=100, required=False, allow_null=True, allow_blank=True)
     layout = StrictCharField(max_length=100, required=False, allow_null=True, allow_blank=True)
     customFields = BoundedJSONObjectField(
-        source="custom_fields",
         required=False,
         allow_null=True,
         max_bytes=CUSTOM_FIELDS_MAX_BYTES,
@@ -129,7 +123,6 @@ class ContentItemCreateSerializer(serializers.Serializer):
     images = serializers.ListField(child=StrictURLField(max_length=2048), max_length=20, required=False)
     featured = StrictBooleanField(required=False, allow_null=True)
     authorId = StrictIntegerField(
-        source="author_id",
         required=False,
         allow_null=True,
         min_value=1,
@@ -213,7 +206,7 @@ def file_name_of(url: str) -> str:
 
 
 @extend_schema_serializer(component_name="MediaItemCreate")
-class MediaItemCreateSerializer(serializers.Serializer):
+class MediaItemCreateSerializer(InputSerializer):
     """POST body: registers a file hosted elsewhere by its https URL; nothing is downloaded."""
 
     url = StrictCharField(
@@ -222,10 +215,9 @@ class MediaItemCreateSerializer(serializers.Serializer):
     name = StrictCharField(
         max_length=255, required=False, allow_null=True, allow_blank=True, help_text="Default: the URL's file name."
     )
-    altText = StrictCharField(source="alt_text", max_length=1000, required=False, allow_null=True, allow_blank=True)
+    altText = StrictCharField(max_length=1000, required=False, allow_null=True, allow_blank=True)
     caption = StrictCharField(max_length=2000, required=False, allow_null=True, allow_blank=True)
     mediaType = serializers.ChoiceField(
-        source="media_type",
         choices=MediaType.choices,
         required=False,
         help_text="Default: inferred from the URL's file extension (400 when it cannot be).",
@@ -260,12 +252,12 @@ def _blank_is_null(attrs, names):
 
 
 @extend_schema_serializer(component_name="MediaItemUpdate")
-class MediaItemUpdateSerializer(serializers.Serializer):
+class MediaItemUpdateSerializer(InputSerializer):
     """PATCH body: `name`, `altText`, `caption`. `url` is immutable (400 `FIELD_NOT_WRITABLE`): register a new item
     to replace a file."""
 
     name = StrictCharField(max_length=255, required=False)
-    altText = StrictCharField(source="alt_text", max_length=1000, required=False, allow_null=True, allow_blank=True)
+    altText = StrictCharField(max_length=1000, required=False, allow_null=True, allow_blank=True)
     caption = StrictCharField(max_length=2000, required=False, allow_null=True, allow_blank=True)
 
     def to_internal_value(self, data):

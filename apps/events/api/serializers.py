@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apps.api.fields import (
     BoundedDateTimeField,
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -22,18 +23,18 @@ from ..services import MAX_TICKET_TYPES
 
 
 @extend_schema_serializer(component_name="EventTicketInput")
-class EventTicketInputSerializer(serializers.Serializer):
+class EventTicketInputSerializer(InputSerializer):
     """One ticket type. In a PATCH the list replaces the stored one: an item with `id` keeps that ticket (its
     fields replaced), an item without creates one, a ticket left out is removed (409 once it has sales)."""
 
     id = StrictIntegerField(min_value=1, required=False, help_text="An existing ticket of this event (PATCH).")
     name = StrictCharField(max_length=120)
-    priceBeforeTax = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, source="price_before_tax")
+    priceBeforeTax = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0)
     quantity = StrictIntegerField(
         min_value=0, required=False, allow_null=True, help_text="Tickets of this type for sale; null: no own limit."
     )
-    salesStart = BoundedDateTimeField(source="sales_start", required=False, allow_null=True)
-    salesEnd = BoundedDateTimeField(source="sales_end", required=False, allow_null=True)
+    salesStart = BoundedDateTimeField(required=False, allow_null=True)
+    salesEnd = BoundedDateTimeField(required=False, allow_null=True)
 
     def validate(self, attrs):
         # Inside a PATCH DRF makes every nested field optional: a ticket item is whole all the same.
@@ -51,13 +52,13 @@ class EventTicketInputSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="EventCreate")
-class EventCreateSerializer(serializers.Serializer):
+class EventCreateSerializer(InputSerializer):
     """POST body: `name`, `clubId`, `startTime` and `endTime` are required. Created as `draft`."""
 
     name = StrictCharField(max_length=200)
-    clubId = OrganizationObjectField(model=Club, source="club")
-    startTime = BoundedDateTimeField(source="start_time")
-    endTime = BoundedDateTimeField(source="end_time")
+    clubId = OrganizationObjectField(model=Club)
+    startTime = BoundedDateTimeField()
+    endTime = BoundedDateTimeField()
     description = StrictCharField(max_length=20000, required=False, allow_null=True, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     capacity = StrictIntegerField(
@@ -78,16 +79,16 @@ class EventUpdateSerializer(EventCreateSerializer):
     """PATCH body: every field optional. `tickets` replaces the list, tickets matched by `id`."""
 
 
-class EventCancelSerializer(serializers.Serializer):
+class EventCancelSerializer(InputSerializer):
     reason = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=2000)
-    notifyCustomer = StrictBooleanField(required=False, default=False, source="notify_customer")
+    notifyCustomer = StrictBooleanField(required=False, default=False)
 
 
-class EventBookingCreateSerializer(serializers.Serializer):
+class EventBookingCreateSerializer(InputSerializer):
     """One person per call."""
 
-    contactId = ActiveContactField(model=Contact, source="contact")
-    ticketId = StrictIntegerField(min_value=1, source="ticket_id", help_text="One of the event's tickets.")
+    contactId = ActiveContactField(model=Contact)
+    ticketId = StrictIntegerField(min_value=1, help_text="One of the event's tickets.")
     quantity = StrictIntegerField(
         min_value=1,
         max_value=1,

@@ -4,7 +4,7 @@ from django.core.validators import MaxLengthValidator, MinLengthValidator
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField, StrictRegexField
+from apps.api.fields import InputSerializer, StrictBooleanField, StrictCharField, StrictIntegerField, StrictRegexField
 from apps.kernel.slugs import SLUG_PATTERN
 
 from ..choices import CHOICE_TYPES, QuestionType
@@ -12,7 +12,7 @@ from ..questions import LABEL_MAX, MAX_OPTIONS, MAX_QUESTIONS, OPTION_MAX
 
 
 @extend_schema_serializer(component_name="FormQuestionInput")
-class QuestionInputSerializer(serializers.Serializer):
+class QuestionInputSerializer(InputSerializer):
     id = StrictIntegerField(
         min_value=1,
         required=False,
@@ -60,7 +60,7 @@ def question_list(required: bool):
 
 
 @extend_schema_serializer(component_name="FormCreate")
-class FormCreateSerializer(serializers.Serializer):
+class FormCreateSerializer(InputSerializer):
     """POST body: `name` and `questions` are required."""
 
     name = StrictCharField(max_length=200)
@@ -72,7 +72,7 @@ class FormCreateSerializer(serializers.Serializer):
         error_messages={"invalid": "Lowercase letters, digits and single hyphens only."},
     )
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
-    isActive = StrictBooleanField(source="is_active", required=False)
+    isActive = StrictBooleanField(required=False)
     questions = question_list(required=True)
 
     def validate_description(self, value):

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apps.api.fields import (
     BoundedJSONObjectField,
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -46,26 +47,22 @@ class AvailabilitySlotSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="InstructorNewContact")
-class NewContactSerializer(serializers.Serializer):
-    firstName = StrictCharField(source="first_name", max_length=120)
-    lastName = StrictCharField(source="last_name", max_length=120, required=False, allow_null=True, allow_blank=True)
+class NewContactSerializer(InputSerializer):
+    firstName = StrictCharField(max_length=120)
+    lastName = StrictCharField(max_length=120, required=False, allow_null=True, allow_blank=True)
     email = StrictEmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
     phone = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
 
 
 @extend_schema_serializer(component_name="InstructorUpdate")
-class InstructorUpdateSerializer(serializers.Serializer):
+class InstructorUpdateSerializer(InputSerializer):
     """PATCH body. The contact of an instructor cannot be changed (`contactId`/`contact` are ignored)."""
 
     sports = serializers.ListField(child=StrictCharField(max_length=60), max_length=50, required=False)
-    typeId = OrganizationObjectField(model=InstructorType, source="type", required=False, allow_null=True)
-    payRatePolicyId = OrganizationObjectField(
-        model=PayRatePolicy, source="pay_rate_policy", required=False, allow_null=True
-    )
+    typeId = OrganizationObjectField(model=InstructorType, required=False, allow_null=True)
+    payRatePolicyId = OrganizationObjectField(model=PayRatePolicy, required=False, allow_null=True)
     experience = StrictCharField(max_length=255, required=False, allow_null=True, allow_blank=True)
-    hourlyRate = StrictDecimalField(
-        source="hourly_rate", max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
-    )
+    hourlyRate = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True)
     bio = BoundedJSONObjectField(
         required=False,
         allow_null=True,
@@ -74,18 +71,16 @@ class InstructorUpdateSerializer(serializers.Serializer):
         max_depth=BIO_MAX_DEPTH,
     )
     certifications = serializers.ListField(child=StrictCharField(max_length=200), max_length=100, required=False)
-    isActive = StrictBooleanField(source="is_active", required=False)
-    isBookable = StrictBooleanField(source="is_bookable", required=False)
-    weeklyAvailability = AvailabilitySlotSerializer(
-        source="weekly_availability", many=True, required=False, max_length=100
-    )
+    isActive = StrictBooleanField(required=False)
+    isBookable = StrictBooleanField(required=False)
+    weeklyAvailability = AvailabilitySlotSerializer(many=True, required=False, max_length=100)
 
 
 @extend_schema_serializer(component_name="InstructorCreate")
 class InstructorCreateSerializer(InstructorUpdateSerializer):
     """POST body: exactly one of `contactId` (an existing contact) or `contact` (a new contact)."""
 
-    contactId = OrganizationObjectField(model=Contact, source="contact", required=False)
+    contactId = OrganizationObjectField(model=Contact, required=False)
     contact = NewContactSerializer(source="new_contact", required=False)
 
     def validate(self, attrs):
@@ -95,14 +90,14 @@ class InstructorCreateSerializer(InstructorUpdateSerializer):
 
 
 @extend_schema_serializer(component_name="InstructorTypeInput")
-class InstructorTypeInputSerializer(serializers.Serializer):
+class InstructorTypeInputSerializer(InputSerializer):
     name = StrictCharField(max_length=120)
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
 
 
 @extend_schema_serializer(component_name="PayRatePolicyInput")
-class PayRatePolicyInputSerializer(serializers.Serializer):
+class PayRatePolicyInputSerializer(InputSerializer):
     name = StrictCharField(max_length=120)
-    rateType = serializers.ChoiceField(source="rate_type", choices=RateType.choices)
+    rateType = serializers.ChoiceField(choices=RateType.choices)
     amount = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0)
-    isActive = StrictBooleanField(source="is_active", required=False)
+    isActive = StrictBooleanField(required=False)

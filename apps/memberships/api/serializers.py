@@ -3,7 +3,13 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import BoundedDateField, OrganizationObjectField, StrictCharField, StrictDecimalField
+from apps.api.fields import (
+    BoundedDateField,
+    InputSerializer,
+    OrganizationObjectField,
+    StrictCharField,
+    StrictDecimalField,
+)
 from apps.billing.models import Plan
 from apps.contacts.models import Contact
 
@@ -15,13 +21,12 @@ REASON_MAX = 1000
 
 
 @extend_schema_serializer(component_name="MembershipCreate")
-class MembershipCreateSerializer(serializers.Serializer):
+class MembershipCreateSerializer(InputSerializer):
     """POST body (sell): `contactId` and `planId` are required. No payment is taken."""
 
-    contactId = OrganizationObjectField(model=Contact, source="contact", help_text="An active contact.")
-    planId = OrganizationObjectField(model=Plan, source="plan", help_text="An active (not retired) plan.")
+    contactId = OrganizationObjectField(model=Contact, help_text="An active contact.")
+    planId = OrganizationObjectField(model=Plan, help_text="An active (not retired) plan.")
     startDate = BoundedDateField(
-        source="start_date",
         required=False,
         help_text="Default today on the membership's clock (the plan's club, else the organization's time zone); at "
         "most 366 days before or after today. A back-dated sale of an auto-renewing plan bills the period that "
@@ -30,13 +35,11 @@ class MembershipCreateSerializer(serializers.Serializer):
     price = StrictDecimalField(**MONEY, required=False, help_text="Per period, tax-inclusive. Default the plan's.")
     signupFee = StrictDecimalField(
         **MONEY,
-        source="signup_fee",
         required=False,
         help_text="Charged once with the first period. Default the plan's.",
     )
     paymentStatus = serializers.ChoiceField(
         choices=MembershipPaymentStatus.choices,
-        source="payment_status",
         required=False,
         help_text="`unpaid` (default) or `paid`: the first period's charges are recorded as paid in full.",
     )
@@ -44,18 +47,16 @@ class MembershipCreateSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="MembershipUpdate")
-class MembershipUpdateSerializer(serializers.Serializer):
+class MembershipUpdateSerializer(InputSerializer):
     """PATCH body: set the price and the paid state."""
 
     price = StrictDecimalField(**MONEY, required=False, help_text="Charged from the next period on.")
     paymentStatus = serializers.ChoiceField(
         choices=MembershipPaymentStatus.choices,
-        source="payment_status",
         required=False,
         help_text="The latest billed period's charges follow: paid in full, or back to unpaid.",
     )
     endDate = BoundedDateField(
-        source="end_date",
         required=False,
         allow_null=True,
         help_text="The last day covered; not before `startDate` and at most 10 years after today. Only while active "
@@ -65,9 +66,8 @@ class MembershipUpdateSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="MembershipPause")
-class MembershipPauseSerializer(serializers.Serializer):
+class MembershipPauseSerializer(InputSerializer):
     resumeDate = BoundedDateField(
-        source="resume_date",
         required=False,
         allow_null=True,
         help_text="After today: the membership is resumed on that day. Omitted: paused until `/resume`.",
@@ -75,7 +75,7 @@ class MembershipPauseSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="MembershipCancel")
-class MembershipCancelSerializer(serializers.Serializer):
+class MembershipCancelSerializer(InputSerializer):
     effective = serializers.ChoiceField(
         choices=CancelEffective.choices,
         required=False,

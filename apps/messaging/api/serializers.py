@@ -4,7 +4,13 @@ SMS length, the sandboxed template syntax) are checked by the services on the te
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationIdsField, OrganizationObjectField, StrictBooleanField, StrictCharField
+from apps.api.fields import (
+    InputSerializer,
+    OrganizationIdsField,
+    OrganizationObjectField,
+    StrictBooleanField,
+    StrictCharField,
+)
 from apps.contacts.models import Contact
 
 from ..choices import MessageChannel, MessageStatus
@@ -35,7 +41,7 @@ class TextField(StrictCharField):
 
 
 @extend_schema_serializer(component_name="TemplateCreate")
-class TemplateCreateSerializer(serializers.Serializer):
+class TemplateCreateSerializer(InputSerializer):
     """POST body: `name`, `channel` and `body` are required; `subject` is required for e-mail."""
 
     name = StrictCharField(max_length=120)
@@ -44,7 +50,7 @@ class TemplateCreateSerializer(serializers.Serializer):
         max_length=255, required=False, allow_null=True, allow_blank=True, help_text="Required for e-mail; SMS: null."
     )
     body = TextField(max_length=BODY_MAX, help_text=BODY_HELP)
-    isActive = StrictBooleanField(source="is_active", required=False)
+    isActive = StrictBooleanField(required=False)
 
 
 @extend_schema_serializer(component_name="TemplateUpdate")
@@ -54,7 +60,7 @@ class TemplateUpdateSerializer(TemplateCreateSerializer):
 
 
 @extend_schema_serializer(component_name="MessageCreate")
-class MessageCreateSerializer(serializers.Serializer):
+class MessageCreateSerializer(InputSerializer):
     """POST body: a draft. `channel` and `body` are required, `subject` too for e-mail. Nothing is sent through
     the API: a person sends the draft from the admin app."""
 
@@ -65,7 +71,6 @@ class MessageCreateSerializer(serializers.Serializer):
     body = TextField(max_length=BODY_MAX, help_text=BODY_HELP)
     templateId = OrganizationObjectField(
         model=MessageTemplate,
-        source="template",
         required=False,
         allow_null=True,
         help_text="An active template of the organization on the same channel (its text is not copied).",
@@ -73,7 +78,6 @@ class MessageCreateSerializer(serializers.Serializer):
     contactIds = OrganizationIdsField(
         Contact,
         "contact",
-        source="contact_ids",
         required=False,
         max_length=MAX_RECIPIENTS,
         help_text=f"The recipients: contacts of the organization, at most {MAX_RECIPIENTS}; the list replaces the "

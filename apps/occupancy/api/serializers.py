@@ -2,17 +2,17 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import OrganizationObjectField, StrictCharField, StrictDateTimeField
+from apps.api.fields import InputSerializer, OrganizationObjectField, StrictCharField, StrictDateTimeField
 from apps.clubs.models import Area
 from apps.clubs.services import EARLIEST_INSTANT, LATEST_INSTANT
 
 
-class AreaBlockCreateSerializer(serializers.Serializer):
+class AreaBlockCreateSerializer(InputSerializer):
     """Block an area for a time range (explicit offsets required)."""
 
-    areaId = OrganizationObjectField(model=Area, source="area")
-    startTime = StrictDateTimeField(source="start_time")
-    endTime = StrictDateTimeField(source="end_time")
+    areaId = OrganizationObjectField(model=Area)
+    startTime = StrictDateTimeField()
+    endTime = StrictDateTimeField()
     reason = StrictCharField(max_length=255, required=False, allow_null=True, allow_blank=True)
 
     def validate(self, attrs):

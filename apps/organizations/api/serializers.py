@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import StrictCharField
+from apps.api.fields import InputSerializer, StrictCharField
 from apps.api.validators import MAX_OFFERED_LANGUAGES, is_language_code
 
 from .. import services
@@ -44,17 +44,15 @@ class BookingCardNamesField(serializers.DictField):
 
 
 @extend_schema_serializer(component_name="OrganizationSettingsUpdate")
-class OrganizationSettingsUpdateSerializer(serializers.Serializer):
+class OrganizationSettingsUpdateSerializer(InputSerializer):
     offeredLanguages = serializers.ListField(
         child=LanguageField(),
-        source="offered_languages",
         required=False,
         allow_empty=False,
         max_length=MAX_OFFERED_LANGUAGES,
         help_text="Must include `defaultLanguage`.",
     )
     bookingCardNames = BookingCardNamesField(
-        source="booking_card_names",
         required=False,
         help_text="Replaces the stored names (no merge); omitted keys show their defaults.",
     )

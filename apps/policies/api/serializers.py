@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import (
+    InputSerializer,
     OrganizationIdsField,
     OrganizationObjectField,
     StrictBooleanField,
@@ -33,22 +34,21 @@ def _limit(source, min_value, max_value, help_text):
 
 
 @extend_schema_serializer(component_name="BookingPolicyCreate")
-class BookingPolicyCreateSerializer(serializers.Serializer):
+class BookingPolicyCreateSerializer(InputSerializer):
     """POST body: `name` and `appliesTo` are required. `areaTypeIds` only with `appliesTo: areas`, `classTypeIds`
     only with `appliesTo: classes`. The first policy of an `appliesTo` becomes its default; `isDefault: true`
     makes this one the default and the previous default stops being one, atomically."""
 
     name = StrictCharField(max_length=120)
-    appliesTo = serializers.ChoiceField(source="applies_to", choices=PolicyAppliesTo.choices)
-    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
-    areaTypeIds = OrganizationIdsField(AreaType, "area type", source="area_type_ids", required=False)
-    classTypeIds = OrganizationIdsField(ClassType, "class type", source="class_type_ids", required=False)
+    appliesTo = serializers.ChoiceField(choices=PolicyAppliesTo.choices)
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
+    areaTypeIds = OrganizationIdsField(AreaType, "area type", required=False)
+    classTypeIds = OrganizationIdsField(ClassType, "class type", required=False)
     advanceBookingDays = _limit("advance_booking_days", 0, 730, "Days ahead a booking may start,")
     minAdvanceMinutes = _limit("min_advance_minutes", 0, 43200, "Minutes before the start a booking must be made,")
     maxDurationMinutes = _limit("max_duration_minutes", 1, 1440, "Longest booking in minutes,")
     cancellationWindowHours = _limit("cancellation_window_hours", 0, 720, "Late-cancellation window in hours,")
     lateCancellationFee = StrictDecimalField(
-        source="late_cancellation_fee",
         max_digits=10,
         decimal_places=2,
         min_value=0,
@@ -57,7 +57,7 @@ class BookingPolicyCreateSerializer(serializers.Serializer):
         help_text="Fee of a late cancellation before tax, 0..99999999.99, at most 2 decimals; null: none.",
     )
     maxActiveBookingsPerContact = _limit("max_active_bookings_per_contact", 1, 1000, "Active bookings per contact,")
-    isDefault = StrictBooleanField(source="is_default", required=False)
+    isDefault = StrictBooleanField(required=False)
 
 
 @extend_schema_serializer(component_name="BookingPolicyUpdate")
@@ -67,34 +67,32 @@ class BookingPolicyUpdateSerializer(BookingPolicyCreateSerializer):
 
 
 @extend_schema_serializer(component_name="DocumentRuleCreate")
-class DocumentRuleCreateSerializer(serializers.Serializer):
+class DocumentRuleCreateSerializer(InputSerializer):
     """POST body: `name`, `documentType`, `requirement` and `appliesTo` are required. `planIds` only with
     `appliesTo: plans`, `classTypeIds` only with `class_types`, `eventIds` only with `events`."""
 
     name = StrictCharField(max_length=120)
-    documentType = serializers.ChoiceField(source="document_type", choices=DocumentType.choices)
+    documentType = serializers.ChoiceField(choices=DocumentType.choices)
     contentItemId = OrganizationObjectField(
         model=ContentItem,
-        source="content_item",
         required=False,
         allow_null=True,
         help_text="A content item of the organization holding the document's text (any type and status).",
     )
-    documentUrl = StrictURLField(source="document_url", max_length=2000, required=False, allow_null=True)
+    documentUrl = StrictURLField(max_length=2000, required=False, allow_null=True)
     requirement = serializers.ChoiceField(choices=DocumentRequirement.choices)
-    appliesTo = serializers.ChoiceField(source="applies_to", choices=DocumentAppliesTo.choices)
-    planIds = OrganizationIdsField(Plan, "plan", source="plan_ids", required=False)
-    classTypeIds = OrganizationIdsField(ClassType, "class type", source="class_type_ids", required=False)
-    eventIds = OrganizationIdsField(Event, "event", source="event_ids", required=False)
+    appliesTo = serializers.ChoiceField(choices=DocumentAppliesTo.choices)
+    planIds = OrganizationIdsField(Plan, "plan", required=False)
+    classTypeIds = OrganizationIdsField(ClassType, "class type", required=False)
+    eventIds = OrganizationIdsField(Event, "event", required=False)
     renewEveryDays = StrictIntegerField(
-        source="renew_every_days",
         min_value=1,
         max_value=3650,
         required=False,
         allow_null=True,
         help_text="1..3650; null: signed once.",
     )
-    isActive = StrictBooleanField(source="is_active", required=False)
+    isActive = StrictBooleanField(required=False)
 
 
 @extend_schema_serializer(component_name="DocumentRuleUpdate")

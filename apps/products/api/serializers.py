@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from apps.api.fields import (
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -20,38 +21,36 @@ from ..models import ProductCategory
 
 
 @extend_schema_serializer(component_name="ProductCategoryInput")
-class ProductCategoryInputSerializer(serializers.Serializer):
+class ProductCategoryInputSerializer(InputSerializer):
     name = StrictCharField(max_length=120)
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
     position = StrictIntegerField(min_value=0, required=False)
 
 
 @extend_schema_serializer(component_name="ProductCreate")
-class ProductCreateSerializer(serializers.Serializer):
+class ProductCreateSerializer(InputSerializer):
     """POST body: `name` and `price` are required."""
 
     name = StrictCharField(max_length=120)
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
-    categoryId = OrganizationObjectField(model=ProductCategory, source="category", required=False, allow_null=True)
-    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    categoryId = OrganizationObjectField(model=ProductCategory, required=False, allow_null=True)
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
     sku = StrictCharField(max_length=64, required=False, allow_null=True, allow_blank=True)
     price = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, help_text="Tax-inclusive.")
     revenueAccountId = OrganizationObjectField(
         model=RevenueAccount,
-        source="revenue_account",
         required=False,
         allow_null=True,
         help_text="Null or omitted: sales post to the organization's default account, resolved at sale time.",
     )
-    trackStock = StrictBooleanField(source="track_stock", required=False)
+    trackStock = StrictBooleanField(required=False)
     stockQuantity = StrictIntegerField(
-        source="stock_quantity",
         min_value=0,
         required=False,
         allow_null=True,
         help_text="The stock on hand; only with `trackStock: true` (default 0 then).",
     )
-    isActive = StrictBooleanField(source="is_active", required=False)
+    isActive = StrictBooleanField(required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     images = serializers.ListField(child=StrictURLField(max_length=2048), max_length=20, required=False)
 
@@ -69,7 +68,6 @@ class ProductUpdateSerializer(ProductCreateSerializer):
     """PATCH body: every field optional. Stock is set with `stockQuantity` or changed with `stockAdjustment`."""
 
     stockAdjustment = StrictIntegerField(
-        source="stock_adjustment",
         min_value=-(2**31 - 1),
         required=False,
         help_text="Signed change of the remaining stock (`-1` sells one, `12` receives a dozen), applied to the "

@@ -5,7 +5,13 @@ from decimal import Decimal
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import BoundedDateTimeField, OrganizationObjectField, StrictCharField, StrictDecimalField
+from apps.api.fields import (
+    BoundedDateTimeField,
+    InputSerializer,
+    OrganizationObjectField,
+    StrictCharField,
+    StrictDecimalField,
+)
 from apps.billing.models import RevenueAccount
 from apps.clubs.models import Club
 
@@ -23,24 +29,21 @@ def amount_field(help_text):
 
 
 @extend_schema_serializer(component_name="ExternalRevenueCreate")
-class ExternalRevenueCreateSerializer(serializers.Serializer):
+class ExternalRevenueCreateSerializer(InputSerializer):
     """POST body: `amount` (> 0) and `description` are required."""
 
     amount = amount_field("Greater than 0; rounded half-up at the organization's currency precision.")
     description = StrictCharField(max_length=500)
-    occurredAt = BoundedDateTimeField(source="occurred_at", required=False, help_text="Default now.")
+    occurredAt = BoundedDateTimeField(required=False, help_text="Default now.")
     revenueAccountId = OrganizationObjectField(
         model=RevenueAccount,
-        source="revenue_account",
         required=False,
         allow_null=True,
         help_text="Null or omitted: the organization's default sales account now.",
     )
-    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
     reference = StrictCharField(max_length=120, required=False, allow_null=True, allow_blank=True)
-    paymentMethod = StrictCharField(
-        source="payment_method", max_length=40, required=False, allow_null=True, allow_blank=True
-    )
+    paymentMethod = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
 
     def validate_revenueAccountId(self, account):
         if account is not None and not account.is_active:
@@ -61,12 +64,12 @@ class ExternalRevenueCreateSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="TransactionRefund")
-class TransactionRefundSerializer(serializers.Serializer):
+class TransactionRefundSerializer(InputSerializer):
     """POST body: `amount` (> 0) is required."""
 
     amount = amount_field("Greater than 0 and at most what is left to refund; rounded like the original.")
     reason = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
-    occurredAt = BoundedDateTimeField(source="occurred_at", required=False, help_text="Default now.")
+    occurredAt = BoundedDateTimeField(required=False, help_text="Default now.")
 
     def validate_reason(self, value):
         return (value or "").strip() or None

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from apps.api.fields import BoundedDateTimeField, StrictBooleanField, StrictCharField
+from apps.api.fields import BoundedDateTimeField, InputSerializer, StrictBooleanField, StrictCharField
 
 from ..catalogue import EVENT_TYPES, WILDCARD
 from ..netguard import MAX_URL_LENGTH
@@ -34,11 +34,11 @@ class UrlField(StrictCharField):
 
 
 @extend_schema_serializer(component_name="WebhookCreate")
-class WebhookCreateSerializer(serializers.Serializer):
+class WebhookCreateSerializer(InputSerializer):
     url = UrlField()
     events = EventTypesField(allow_empty=False, help_text=TYPES_HELP)
     description = StrictCharField(max_length=500, required=False, allow_blank=True, allow_null=True)
-    isActive = StrictBooleanField(required=False, source="is_active")
+    isActive = StrictBooleanField(required=False)
 
 
 @extend_schema_serializer(component_name="WebhookUpdate")
@@ -47,7 +47,7 @@ class WebhookUpdateSerializer(WebhookCreateSerializer):
 
 
 @extend_schema_serializer(component_name="WebhookReplay")
-class ReplaySerializer(serializers.Serializer):
+class ReplaySerializer(InputSerializer):
     since = BoundedDateTimeField(help_text="Inclusive; at most 30 days back.")
     until = BoundedDateTimeField(required=False, allow_null=True, help_text="Inclusive; default now.")
     types = EventTypesField(wildcard=False, required=False, allow_null=True, help_text="Only these types.")

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apps.api.fields import (
     BoundedJSONObjectField,
+    InputSerializer,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -23,11 +24,11 @@ SECTION_CONFIG_LIMITS = {"max_bytes": 100_000, "max_depth": 6}
 
 
 @extend_schema_serializer(component_name="WebsiteUpdate")
-class WebsiteUpdateSerializer(serializers.Serializer):
+class WebsiteUpdateSerializer(InputSerializer):
     """The live fields only: they take effect without a publish."""
 
     name = StrictCharField(max_length=200, required=False)
-    clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
+    clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
 
 
 @extend_schema_serializer(component_name="SectionInput")
@@ -86,14 +87,14 @@ class PageTranslationsField(BoundedJSONObjectField):
 
 
 @extend_schema_serializer(component_name="WebsitePageCreate")
-class PageCreateSerializer(serializers.Serializer):
+class PageCreateSerializer(InputSerializer):
     slug = StrictRegexField(SLUG_PATTERN, max_length=100, help_text="^[a-z0-9-]+$, unique within the website.")
     title = StrictCharField(max_length=200)
-    isHomepage = StrictBooleanField(source="is_homepage", required=False)
+    isHomepage = StrictBooleanField(required=False)
     sections = serializers.ListField(child=SectionInputSerializer(), required=False, max_length=100)
-    metaTitle = StrictCharField(source="meta_title", max_length=200, required=False, allow_null=True)
-    metaDescription = StrictCharField(source="meta_description", max_length=500, required=False, allow_null=True)
-    ogImage = StrictURLField(source="og_image", max_length=2048, required=False, allow_null=True)
+    metaTitle = StrictCharField(max_length=200, required=False, allow_null=True)
+    metaDescription = StrictCharField(max_length=500, required=False, allow_null=True)
+    ogImage = StrictURLField(max_length=2048, required=False, allow_null=True)
     noindex = StrictBooleanField(required=False)
     translations = PageTranslationsField(required=False, help_text="{locale: {metaTitle, metaDescription}}.")
 
@@ -108,12 +109,12 @@ class PageUpdateSerializer(PageCreateSerializer):
 
 
 @extend_schema_serializer(component_name="WebsiteLayoutUpdate")
-class LayoutUpdateSerializer(serializers.Serializer):
+class LayoutUpdateSerializer(InputSerializer):
     header = SectionInputSerializer(required=False, allow_null=True, help_text="A `header` section; null removes it.")
     footer = SectionInputSerializer(required=False, allow_null=True, help_text="A `footer` section; null removes it.")
 
 
-class ColorsSerializer(serializers.Serializer):
+class ColorsSerializer(InputSerializer):
     primary = serializers.CharField(max_length=7, required=False, help_text="#rgb or #rrggbb")
     secondary = serializers.CharField(max_length=7, required=False)
     accent = serializers.CharField(max_length=7, required=False)
@@ -149,5 +150,5 @@ class SeoSettingsUpdateSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="WebsitePublish")
-class PublishSerializer(serializers.Serializer):
+class PublishSerializer(InputSerializer):
     note = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
