@@ -125,6 +125,15 @@ class DuplicateValue(Conflict):
         super().__init__(message or f"`{field}` is already taken.", details=details)
 
 
+class ResourceInUse(Conflict):
+    """A row other rows still refer to: `references` counts them by kind (`{"memberships": 3}`)."""
+
+    code = "RESOURCE_IN_USE"
+
+    def __init__(self, message: str, references: dict | None = None):
+        super().__init__(message, details={"references": references} if references else None)
+
+
 class RateLimited(ApiError):
     status_code = 429
     code = "RATE_LIMITED"

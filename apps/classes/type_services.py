@@ -3,7 +3,7 @@
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
-from apps.api.exceptions import ApiError, DuplicateValue
+from apps.api.exceptions import DuplicateValue, ResourceInUse
 from apps.kernel import slugs
 from apps.kernel.records import set_fields
 
@@ -52,9 +52,7 @@ def delete_class_type(class_type: ClassType) -> None:
 def _refuse_if_in_use(class_type):
     in_use = ClassOccurrence.objects.filter(class_type=class_type).count()
     if in_use:
-        raise ApiError(
+        raise ResourceInUse(
             f"The class type is used by {in_use} class(es); deactivate it with `isActive: false` instead.",
-            code="RESOURCE_IN_USE",
-            status=409,
-            details={"references": {"classes": in_use}},
+            {"classes": in_use},
         )

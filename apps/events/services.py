@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ValidationFailed
+from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ResourceInUse, ValidationFailed
 from apps.api.validation import ensure_ends_after_start
 from apps.bookings.choices import (
     ACTIVE_BOOKING_STATUSES,
@@ -76,12 +76,7 @@ class AlreadyBooked(Conflict):
 
 
 def _resource_in_use(bookings: int) -> ApiError:
-    return ApiError(
-        f"{bookings} booking(s) were made on this event; cancel it instead.",
-        code="RESOURCE_IN_USE",
-        status=409,
-        details={"references": {"bookings": bookings}},
-    )
+    return ResourceInUse(f"{bookings} booking(s) were made on this event; cancel it instead.", {"bookings": bookings})
 
 
 # --- helpers -----------------------------------------------------------------------------------------------------
@@ -310,28 +305,27 @@ def duplicate_event(event: Event) -> Event:
 
 
 @transaction.atomic
+def _move(event: Event, source: str, target: str, event_type: str) -> Event:
+    """`source` -> `target` under the event's row lock (`publishedAt` set on the first publish); otherwise 409."""
+    event = lock_event(event.pk)
+    if event.status != source:
+        raise InvalidStateTransition(event.status)
+    event.status = target
+    if target == EventStatus.PUBLISHED:
+        event.published_at = event.published_at or timezone.now()
+    event.save(update_fields=["status", "published_at", "updated_at"])
+    _emit(event, event_type)
+    return event
+
+
 def publish_event(event: Event) -> Event:
     """`draft` -> `published` (`publishedAt` set on the first publish); otherwise 409."""
-    event = lock_event(event.pk)
-    if event.status != EventStatus.DRAFT:
-        raise InvalidStateTransition(event.status)
-    event.status = EventStatus.PUBLISHED
-    event.published_at = event.published_at or timezone.now()
-    event.save(update_fields=["status", "published_at", "updated_at"])
-    _emit(event, "event.published")
-    return event
+    return _move(event, EventStatus.DRAFT, EventStatus.PUBLISHED, "event.published")
 
 
-@transaction.atomic
 def unpublish_event(event: Event) -> Event:
     """`published` -> `draft`; bookings already made stay. Otherwise 409."""
-    event = lock_event(event.pk)
-    if event.status != EventStatus.PUBLISHED:
-        raise InvalidStateTransition(event.status)
-    event.status = EventStatus.DRAFT
-    event.save(update_fields=["status", "updated_at"])
-    _emit(event, "event.unpublished")
-    return event
+    return _move(event, EventStatus.PUBLISHED, EventStatus.DRAFT, "event.unpublished")
 
 
 def _describe(event: Event) -> str:

@@ -10,45 +10,40 @@ from django.utils.module_loading import import_string
 logger = logging.getLogger("apps.notifications")
 
 
-class MessagingBackend:
-    """Interface of a messaging-app provider (WhatsApp-like)."""
+class TextBackend:
+    """Interface of a text-message provider (a messaging app such as WhatsApp, or SMS): `send` raises when the
+    provider refuses the message."""
 
     def send(self, *, phone: str | None, contact_id: int, text: str) -> None:
         raise NotImplementedError
 
 
-class LoggingMessagingBackend(MessagingBackend):
-    """Development backend: logs the message; `sent` keeps them for tests."""
+class LoggingTextBackend(TextBackend):
+    """Development backend: logs the message; each subclass's `sent` keeps its messages for tests."""
 
+    channel = "text message"
     sent: list[dict] = []
 
     def send(self, *, phone, contact_id, text):
-        LoggingMessagingBackend.sent.append({"phone": phone, "contactId": contact_id, "text": text})
-        logger.info("messaging-app message to contact %s", contact_id)
+        type(self).sent.append({"phone": phone, "contactId": contact_id, "text": text})
+        logger.info("%s to contact %s", self.channel, contact_id)
 
 
-def messaging_backend() -> MessagingBackend:
+class LoggingMessagingBackend(LoggingTextBackend):
+    channel = "messaging-app message"
+    sent: list[dict] = []
+
+
+class LoggingSmsBackend(LoggingTextBackend):
+    channel = "SMS"
+    sent: list[dict] = []
+
+
+def messaging_backend() -> TextBackend:
     return import_string(settings.MESSAGING_BACKEND)()
 
 
-class SmsBackend:
-    """Interface of an SMS provider: `send` raises when the provider refuses the message."""
-
-    def send(self, *, phone: str, contact_id: int, text: str) -> None:
-        raise NotImplementedError
-
-
-class LoggingSmsBackend(SmsBackend):
-    """Development backend: logs the SMS; `sent` keeps them for tests."""
-
-    sent: list[dict] = []
-
-    def send(self, *, phone, contact_id, text):
-        LoggingSmsBackend.sent.append({"phone": phone, "contactId": contact_id, "text": text})
-        logger.info("SMS to contact %s", contact_id)
-
-
-def sms_backend() -> SmsBackend:
+def sms_backend() -> TextBackend:
     return import_string(settings.SMS_BACKEND)()
 
 

@@ -43,18 +43,16 @@ def _check_id_lists(applies_to, ids: dict, allowed: dict, names: dict):
         raise ValidationFailed(errors)
 
 
-def _policy_ids(policy) -> dict:
+def _ids_of(row, fields) -> dict:
+    """The stored id list of each of `fields` (`area_type_ids` is the `area_types` relation)."""
     return {
-        "area_type_ids": list(policy.area_types.values_list("id", flat=True)),
-        "class_type_ids": list(policy.class_types.values_list("id", flat=True)),
+        field: list(getattr(row, field.removesuffix("_ids") + "s").values_list("id", flat=True)) for field in fields
     }
 
 
-def _set_policy_ids(policy, data):
-    if "area_type_ids" in data:
-        policy.area_types.set(data["area_type_ids"])
-    if "class_type_ids" in data:
-        policy.class_types.set(data["class_type_ids"])
+def _set_ids(row, ids: dict) -> None:
+    for field, values in ids.items():
+        getattr(row, field.removesuffix("_ids") + "s").set(values)
 
 
 def _others(policy, applies_to):
@@ -80,7 +78,7 @@ def create_booking_policy(organization, data: dict) -> BookingPolicy:
     if wants_default or not _others(policy, policy.applies_to).exists():
         _make_default(policy)
     policy.save()
-    _set_policy_ids(policy, ids)
+    _set_ids(policy, ids)
     return policy
 
 
@@ -95,7 +93,7 @@ def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
     wants_default = data.pop("is_default", None)
     previous_applies_to = policy.applies_to
     set_fields(policy, data)
-    _check_id_lists(policy.applies_to, {**_policy_ids(policy), **ids}, POLICY_ID_LISTS, POLICY_ID_FIELDS)
+    _check_id_lists(policy.applies_to, {**_ids_of(policy, POLICY_ID_LISTS), **ids}, POLICY_ID_LISTS, POLICY_ID_FIELDS)
 
     moved = policy.applies_to != previous_applies_to
     if policy.is_default and wants_default is False and not moved:
@@ -113,7 +111,7 @@ def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
     elif wants_default:
         _make_default(policy)
     policy.save()
-    _set_policy_ids(policy, ids)
+    _set_ids(policy, ids)
     return policy
 
 
@@ -137,32 +135,15 @@ def copy_name(name: str) -> str:
 @transaction.atomic
 def duplicate_booking_policy(policy: BookingPolicy) -> BookingPolicy:
     """A copy with every field and id list, named "<name> (copy)", never the default."""
-    ids = _policy_ids(policy)
+    ids = _ids_of(policy, POLICY_ID_LISTS)
     copy = BookingPolicy.objects.get(pk=policy.pk)
     copy.pk = None
     copy.id = None
     copy.name = copy_name(policy.name)
     copy.is_default = False
     copy.save()
-    _set_policy_ids(copy, ids)
+    _set_ids(copy, ids)
     return copy
-
-
-def _rule_ids(rule) -> dict:
-    return {
-        "plan_ids": list(rule.plans.values_list("id", flat=True)),
-        "class_type_ids": list(rule.class_types.values_list("id", flat=True)),
-        "event_ids": list(rule.events.values_list("id", flat=True)),
-    }
-
-
-def _set_rule_ids(rule, ids):
-    if "plan_ids" in ids:
-        rule.plans.set(ids["plan_ids"])
-    if "class_type_ids" in ids:
-        rule.class_types.set(ids["class_type_ids"])
-    if "event_ids" in ids:
-        rule.events.set(ids["event_ids"])
 
 
 def _split_rule(data: dict) -> tuple[dict, dict]:
@@ -176,7 +157,7 @@ def create_document_rule(organization, data: dict) -> DocumentRule:
     data, ids = _split_rule(data)
     _check_id_lists(data["applies_to"], ids, RULE_ID_LISTS, RULE_ID_FIELDS)
     rule = DocumentRule.objects.create(organization=organization, **data)
-    _set_rule_ids(rule, ids)
+    _set_ids(rule, ids)
     return rule
 
 
@@ -185,9 +166,9 @@ def update_document_rule(rule: DocumentRule, data: dict) -> DocumentRule:
     rule = DocumentRule.objects.select_for_update().get(pk=rule.pk)
     data, ids = _split_rule(data)
     set_fields(rule, data)
-    _check_id_lists(rule.applies_to, {**_rule_ids(rule), **ids}, RULE_ID_LISTS, RULE_ID_FIELDS)
+    _check_id_lists(rule.applies_to, {**_ids_of(rule, RULE_ID_LISTS), **ids}, RULE_ID_LISTS, RULE_ID_FIELDS)
     rule.save()
-    _set_rule_ids(rule, ids)
+    _set_ids(rule, ids)
     return rule
 
 

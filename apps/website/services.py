@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ValidationFailed
+from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ResourceInUse, ValidationFailed
 from apps.domain_events.services import emit
 from apps.kernel import slugs
 
@@ -289,11 +289,7 @@ def update_page(page: Page, data: dict) -> Page:
 def delete_page(page: Page) -> None:
     website, page = _locked_page(page)
     if page.is_homepage:
-        raise ApiError(
-            "The homepage cannot be deleted: make another page the homepage first.",
-            code="RESOURCE_IN_USE",
-            status=409,
-        )
+        raise ResourceInUse("The homepage cannot be deleted: make another page the homepage first.")
     page.delete()
     _refresh_draft_hash(website)
 
@@ -302,10 +298,22 @@ def delete_page(page: Page) -> None:
 
 
 @transaction.atomic
+def _set_draft(website: Website, field: str, build) -> Website:
+    """Set the website's `field` to `build(locked website)` under its row lock; the draft changes."""
+    website = lock_website(website)
+    setattr(website, field, build(website))
+    website.save(update_fields=[field, "updated_at"])
+    _refresh_draft_hash(website)
+    return website
+
+
 def update_layout(website: Website, data: dict) -> Website:
     """`header` and/or `footer`: each a section of that placement (or null to remove it), replaced whole."""
-    website = lock_website(website)
-    layout = dict(website.layout or {})
+    return _set_draft(website, "layout", lambda locked: _layout(locked.layout, data))
+
+
+def _layout(stored: dict | None, data: dict) -> dict:
+    layout = dict(stored or {})
     for placement in (SectionPlacement.HEADER, SectionPlacement.FOOTER):
         if placement.value not in data:
             continue
@@ -319,28 +327,15 @@ def update_layout(website: Website, data: dict) -> Website:
         section["htmlId"] = section["htmlId"] or placement.value
         _check_html_id(section["htmlId"], f"{placement.value}.htmlId")
         layout[placement.value] = section
-    website.layout = layout
-    website.save(update_fields=["layout", "updated_at"])
-    _refresh_draft_hash(website)
-    return website
+    return layout
 
 
-@transaction.atomic
 def update_styles(website: Website, changes: dict) -> Website:
-    website = lock_website(website)
-    website.styles = merge_styles(website.styles, changes)
-    website.save(update_fields=["styles", "updated_at"])
-    _refresh_draft_hash(website)
-    return website
+    return _set_draft(website, "styles", lambda locked: merge_styles(locked.styles, changes))
 
 
-@transaction.atomic
 def update_seo_settings(website: Website, data: dict) -> Website:
-    website = lock_website(website)
-    website.seo_settings = {**(website.seo_settings or {}), **data}
-    website.save(update_fields=["seo_settings", "updated_at"])
-    _refresh_draft_hash(website)
-    return website
+    return _set_draft(website, "seo_settings", lambda locked: {**(locked.seo_settings or {}), **data})
 
 
 # --- publishing ----------------------------------------------------------------------------------------------------
