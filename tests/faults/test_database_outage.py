@@ -25,7 +25,7 @@ from tests.server_env import gunicorn
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLIENTS = 4
-HEALTHY_SECONDS, OUTAGE_SECONDS, RECOVERY_LIMIT_SECONDS = 1.0, 2.5, 20.0
+HEALTHY_SECONDS, OUTAGE_SECONDS, RECOVERY_LIMIT_SECONDS = 1.0, 2.5, 45.0  # generous for a loaded machine
 UNAVAILABLE = {
     "error": "Service Unavailable",
     "message": ServiceUnavailable.default_message,
@@ -34,7 +34,7 @@ UNAVAILABLE = {
 
 
 def call(port: int, token: str, method: str, path: str, body: dict | None = None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         conn.request(method, path, body=orjson.dumps(body) if body is not None else None, headers=headers)
@@ -108,6 +108,9 @@ def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a
         thread.start()
     try:
         time.sleep(HEALTHY_SECONDS)
+        deadline = time.monotonic() + 30  # a loaded machine: at least a few answers before the outage
+        while len(answers) < CLIENTS and time.monotonic() < deadline:
+            time.sleep(0.1)
         phase["now"] = "outage"
         assert terminate_backends(application_name) >= 1  # the workers held persistent connections
         proxy.cut()
@@ -129,7 +132,7 @@ def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a
             thread.join(timeout=30)
     assert not failures, failures
     statuses = {a[2] for a in answers}
-    assert statuses <= {200, 201, 503}, statuses
+    assert statuses <= {200, 201, 503}, (statuses, server.log_text()[-3000:])
     assert all(a[2] < 300 for a in answers if a[1] == "healthy"), "failures before the outage"
     unavailable = [a for a in answers if a[2] == 503]
     assert unavailable, "no request met the outage"
@@ -137,7 +140,12 @@ def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a
         assert orjson.loads(body) == UNAVAILABLE
         assert headers["Retry-After"] == "5" and headers["X-Request-Id"]
     recent = [a[2] for a in answers if a[0] == "restored"][-12:]
-    assert len(recent) == 12 and all(status < 300 for status in recent), recent
+    since_restore = [(a[0], a[2]) for a in answers[restored_at:]]
+    assert len(recent) == 12 and all(status < 300 for status in recent), (
+        recent,
+        since_restore[-40:],
+        server.log_text()[-2000:],
+    )
     assert ready_during == 503 and call(server.port, token, "GET", "/readyz")[0] == 200
     assert worker_pids(server.proc.pid) == workers  # the same processes: nothing was restarted
 
