@@ -7,7 +7,18 @@ from rest_framework.test import APIClient
 from apps.api import ratelimit
 from apps.clubs.models import Area, AreaType, Club
 from apps.contacts.models import Contact
+from apps.marketplace import gazetteer
+from apps.marketplace.models import Place, PlaceName
 from apps.organizations.models import ApiKey, Organization
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The gazetteer's rows come with a migration; a transactional test's flush empties its tables, and a reused
+    test database (`--reuse-db`) would then stay without them."""
+    with django_db_blocker.unblock():
+        if not Place.objects.exists():
+            gazetteer.load_places(Place, PlaceName)
 
 
 @pytest.fixture(autouse=True)

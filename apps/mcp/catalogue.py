@@ -5,9 +5,9 @@ Nothing here names an endpoint. The document drf-spectacular generates from the 
 path and the FilterSet), its request body (the write serializer), its response (the resource declaration), its
 scope (`x-required-scope`) and its summary; each tool is read off that. A new endpoint is a new tool with no code.
 
-The catalogue is built once per process (generation takes a few seconds): by a server process at start, in a
-background thread (`config/wsgi.py`), else on first use; the list pages are serialized once too, so `tools/list`
-costs a dictionary lookup.
+The catalogue is built once per process, on its first MCP request (generation takes about 2 s; a web process
+that serves no MCP request never builds it); the list pages are serialized once too, so `tools/list` costs a
+dictionary lookup.
 """
 
 import copy
@@ -405,12 +405,6 @@ def catalogue() -> Catalogue:
             if _catalogue is None:
                 _catalogue = Catalogue(tools_from_document(openapi_document()))
     return _catalogue
-
-
-def warm_in_background() -> None:
-    """Build the catalogue in a daemon thread now (a server process calls this at start), so that a worker's first
-    MCP request does not wait for it (a request arriving meanwhile waits on the build lock, not a second build)."""
-    threading.Thread(target=catalogue, name="mcp-catalogue-warm", daemon=True).start()
 
 
 def parse_toolsets(raw: str | None) -> frozenset[str] | None:

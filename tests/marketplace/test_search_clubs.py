@@ -101,7 +101,7 @@ def test_an_ambiguous_bare_name_is_the_most_populous_place(public, make_listed_c
     assert slugs(public.get(SEARCH, {"location": "Valencia"})) == [venezuela.slug]
 
 
-def test_alternate_names_resolve(public):
+def test_alternate_names_resolve(db):
     assert gazetteer.resolve("NYC").name == "New York City"
     assert gazetteer.resolve("Londres, FR") is None  # London is not in France
     assert gazetteer.resolve("London, CA").country == "CA"
