@@ -18,6 +18,7 @@ marketplace price with exactly the same function. How a price is built (docs/dec
 """
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -166,6 +167,13 @@ def _cuts(start: dt.datetime, end: dt.datetime, tz, rules) -> list[dt.datetime]:
             minutes.update((rule["start_minute"] % 1440, rule["end_minute"] % 1440))
     first = start.astimezone(tz).date() - dt.timedelta(days=1)
     last = end.astimezone(tz).date() + dt.timedelta(days=1)
+    return [instant for instant in _wall_clock_cuts(first, last, tz, frozenset(minutes)) if start < instant < end]
+
+
+@functools.lru_cache(maxsize=1024)
+def _wall_clock_cuts(first: dt.date, last: dt.date, tz, minutes: frozenset[int]) -> tuple[dt.datetime, ...]:
+    """Every instant from `first` to `last` (days on `tz`'s clock) where the clock reads one of `minutes`, both
+    folds, sorted: the same for every quote of a day with the same rule times (a page of offers prices dozens)."""
     cuts = set()
     day = first
     while day <= last:
@@ -173,8 +181,6 @@ def _cuts(start: dt.datetime, end: dt.datetime, tz, rules) -> list[dt.datetime]:
         for minute in minutes:
             wall = midnight + dt.timedelta(minutes=minute)
             for fold in (0, 1):
-                instant = wall.replace(tzinfo=tz, fold=fold).astimezone(dt.UTC)
-                if start < instant < end:
-                    cuts.add(instant)
+                cuts.add(wall.replace(tzinfo=tz, fold=fold).astimezone(dt.UTC))
         day += dt.timedelta(days=1)
-    return sorted(cuts)
+    return tuple(sorted(cuts))
