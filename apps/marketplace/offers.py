@@ -214,7 +214,8 @@ def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, li
     `apps.occupancy.queries.busy_intervals` (bookings, blocks, classes) in one `UNION ALL` query. The ids go as
     one array parameter (hundreds of courts would otherwise be hundreds of parameters to build and send) and the
     times come back as floats on the plain cursor (they parse much faster than date-times)."""
-    ids = RawSQL("SELECT unnest(%s::bigint[])", [list(area_ids)])
+    # An array literal: psycopg adapts a list of ints element by element, about a tenth of the search.
+    ids = RawSQL("SELECT unnest(%s::bigint[])", ["{" + ",".join(str(int(i)) for i in area_ids) + "}"])
     epochs = {
         "start_epoch": Func(F("start_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
         "end_epoch": Func(F("end_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
@@ -230,6 +231,30 @@ def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, li
         for area_id, b_start, b_end in cursor.fetchall():
             busy[area_id].append((b_start, b_end))
     return busy
+
+
+@dataclass(frozen=True)
+class _Seller:
+    currency: str
+    default_tax_rate: Decimal
+
+
+@dataclass(frozen=True)
+class _SearchedClub:
+    """The columns of a club that a search reads, as the `Club` attributes the clock and opening-hours rules use:
+    a row, not a model instance (a `Club` has about 40 fields to mark deferred, a third of the search's time)."""
+
+    COLUMNS = ("id", "organization_id", "slug", "name", "timezone", "opening_hours", "closed_dates", "closing_date")
+
+    id: int
+    organization_id: int
+    slug: str
+    name: str
+    timezone: str
+    opening_hours: dict
+    closed_dates: list
+    closing_date: dt.date | None
+    organization: _Seller
 
 
 def area_sport(area_sports: Iterable[str], wanted: Sequence[str]) -> str | None:
@@ -261,25 +286,15 @@ def search_offers(
     organizations."""
     now = timezone.now() if now is None else now
     sports = [s.strip().lower() for s in sports if s.strip()]
-    clubs = list(
-        listing.listed_clubs()
+    clubs = [
+        _SearchedClub(*row[:-2], organization=_Seller(*row[-2:]))
+        for row in listing.listed_clubs()
         .filter(listing.near(latitude, longitude, radius_km), listing.open_on(day))
         .annotate(distance=geo.distance_expression(latitude, longitude))
         .filter(distance__lte=radius_km)
-        .select_related("organization")
-        .only(
-            "id",
-            "slug",
-            "name",
-            "timezone",
-            "opening_hours",
-            "closed_dates",
-            "closing_date",
-            "organization__currency",
-            "organization__default_tax_rate",
-        )
         .order_by("distance", "id")
-    )
+        .values_list(*_SearchedClub.COLUMNS, "organization__currency", "organization__default_tax_rate")
+    ]
     if not clubs:
         return [], 0
     areas = Area.objects.filter(club_id__in=[c.id for c in clubs], is_active=True)

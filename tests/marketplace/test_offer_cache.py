@@ -94,3 +94,36 @@ def test_the_cache_can_be_switched_off(public, court, day, settings):
     with CaptureQueriesContext(connection) as queries:
         search(public, day)
     assert len(queries) > 0
+
+
+def test_a_cached_answer_is_the_computed_one(public, make_listed_club, day, settings):
+    """Over clubs of two time zones, busy courts, a rule priced by time of day and pages past the first club, the
+    answer from the cache is byte for byte the one computed with the cache off."""
+    sol = make_listed_club("Sol Padel", courts=3)
+    make_listed_club("Norte Padel", 40.45, -3.69, courts=2, rate="24.50")
+    make_listed_club("Canarias Padel", 40.43, -3.71, courts=2, timezone="Atlantic/Canary")
+    PricingRule.objects.create(
+        organization_id=sol.organization_id,
+        name="Evening",
+        adjustment_type="percent",
+        value=Decimal("25"),
+        start_minute=18 * 60,
+        end_minute=22 * 60,
+    )
+    for court in sol.areas.all():
+        book(court, wall(day, "18:30"), 90)
+    searches = [
+        {"earliestTime": "17:00", "latestTime": "21:00", "limit": 7, "offset": offset} for offset in (0, 9, 20)
+    ] + [{"earliestTime": "08:00", "latestTime": "22:00", "durationMinutes": 90, "limit": 50}]
+
+    settings.MARKETPLACE_OFFERS_CACHE_SECONDS = 0
+    computed = [search(public, day, **body) for body in searches]
+    settings.MARKETPLACE_OFFERS_CACHE_SECONDS = 60
+    stored = [search(public, day, **body) for body in searches]
+    with CaptureQueriesContext(connection) as queries:
+        cached = [search(public, day, **body) for body in searches]
+
+    assert len(queries) == 0
+    assert cached == stored == computed
+    assert all(body["data"] for body in computed) and computed[0]["total"] > 20
+    assert len({offer["price"] for body in computed for offer in body["data"]}) >= 3  # two rates, the evening rule
