@@ -286,14 +286,17 @@ def search_offers(
     organizations."""
     now = timezone.now() if now is None else now
     sports = [s.strip().lower() for s in sports if s.strip()]
-    clubs = [
-        _SearchedClub(*row[:-2], organization=_Seller(*row[-2:]))
-        for row in listing.listed_clubs()
+    rows = (
+        listing.listed_clubs()
         .filter(listing.near(latitude, longitude, radius_km), listing.open_on(day))
         .annotate(distance=geo.distance_expression(latitude, longitude))
         .filter(distance__lte=radius_km)
-        .order_by("distance", "id")
-        .values_list(*_SearchedClub.COLUMNS, "organization__currency", "organization__default_tax_rate")
+        .order_by()
+        .values_list("distance", *_SearchedClub.COLUMNS, "organization__currency", "organization__default_tax_rate")
+    )
+    # Nearest first, then by id: sorted here on the distances PostgreSQL computed (one expression less to compile).
+    clubs = [
+        _SearchedClub(*row[1:-2], organization=_Seller(*row[-2:])) for row in sorted(rows, key=lambda r: (r[0], r[1]))
     ]
     if not clubs:
         return [], 0
