@@ -60,7 +60,7 @@ class Operation:
     path: str  # the document's template, `/v1/platform/classes/{id}`
     operation_id: str
     scope: object  # as `required_scopes` declares it: a str, a frozenset (any of), an AllOf, or NO_SCOPE
-    path_params: dict = field(hash=False)  # name -> schema, in path order
+    path_params: dict = field(hash=False)  # name -> schema, in the template's order
     query_params: dict = field(hash=False)  # name -> schema
     required_query: tuple[str, ...]
     body_schema: dict | None = field(hash=False)  # inlined; None without a request body
@@ -128,6 +128,7 @@ def platform_operations() -> tuple[Operation, ...]:
             if method not in HTTP_METHODS:
                 continue
             parameters = shared + spec.get("parameters", [])
+            path_schemas = {p["name"]: p.get("schema", {}) for p in parameters if p["in"] == "path"}
             body = (spec.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("schema")
             operations.append(
                 Operation(
@@ -135,7 +136,7 @@ def platform_operations() -> tuple[Operation, ...]:
                     path=path,
                     operation_id=spec["operationId"],
                     scope=_declared_scope(spec.get("x-required-scope")),
-                    path_params={p["name"]: p.get("schema", {}) for p in parameters if p["in"] == "path"},
+                    path_params={name: path_schemas.get(name, {}) for name in re.findall(r"\{([^}]+)\}", path)},
                     query_params={p["name"]: inline(p.get("schema", {})) for p in parameters if p["in"] == "query"},
                     required_query=tuple(p["name"] for p in parameters if p["in"] == "query" and p.get("required")),
                     body_schema=inline(body) if body else None,
@@ -210,10 +211,19 @@ def example_value(schema: dict, name: str = "", ids=None):
     if kind == "object" or "properties" in schema:
         return example_object(schema, ids)
     if kind == "string":
-        text = EXAMPLE_STRINGS.get(schema.get("format"), "x")
-        if name.lower().startswith("end") and schema.get("format") in ("date", "date-time"):
+        text = EXAMPLE_STRINGS.get(schema.get("format") or _format_by_name(name), "x")
+        if name.lower().startswith("end") and text != "x":
             text = text.replace("-04", "-05")  # an end after its start
         return text * max(1, -(-schema.get("minLength", 1) // len(text)))
+    return None
+
+
+def _format_by_name(name: str) -> str | None:
+    """Query parameters document dates as plain strings (`startDate`, `endTime`): their names tell."""
+    if name.endswith("Date"):
+        return "date"
+    if name.endswith("Time"):
+        return "date-time"
     return None
 
 

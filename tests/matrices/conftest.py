@@ -60,6 +60,7 @@ class Credentials:
         wanted = {("*",), ()} | {(scope,) for scope in ALL_SCOPES} | {all_but([scope]) for scope in ALL_SCOPES}
         for operation in platform_operations():
             wanted |= {tuple(sorted(operation.scopes)), all_but(operation.scopes)}
+        _, self.b_key = ApiKey.issue(organization=self.world.b, name="matrix key", scopes=["*"])
         user = self.users[self.world.a.slug]
         grant, self.tokens[("*",)], _ = issue_tokens(organization=self.world.a, user=user, scopes=["*"])
         for scopes in wanted:

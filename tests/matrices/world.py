@@ -1,6 +1,7 @@
 """Two organizations seeded with the same demo data (the same club slugs, names and e-mails), told apart only by
-what org B alone carries: every row id of B is at least `B_ID_FLOOR` (the sequences are moved before B is seeded),
-and B's names, titles, descriptions and notes end with `B_MARKER`. Org A's answers must contain neither.
+what org B alone carries: every seeded row id of B is at least `B_ID_FLOOR` (the sequences are moved while B is
+seeded, and moved back after), and B's names, titles, descriptions and notes end with `B_MARKER`. Org A's answers
+must contain neither.
 
 B's clubs share A's slugs; the marketplace lists a slug once, so B's clubs are unlisted (A's gym pages answer for
 them)."""
@@ -11,9 +12,11 @@ from django.apps import apps
 from django.db import connection, models
 from django.db.models.functions import Concat
 
-from apps.clubs.models import Club
+from apps.clubs.models import Area, Club
 from apps.organizations.management.commands.seed_demo import DEMO_APPS, DEMO_ORGANIZATION, load_demo_module
 from apps.organizations.models import Organization
+from tests.clubs.cases import make_block
+from tests.webhooks.factories import make_delivery, make_event, make_subscription
 
 B_ID_FLOOR = 500_000_000
 B_MARKER = "Bravomark"
@@ -39,12 +42,16 @@ def seed(slug: str, name: str) -> tuple[Organization, dict]:
     return organization, ctx
 
 
-def move_sequences(floor: int) -> None:
-    """Every id sequence of the database restarts at `floor` (or further, should one be past it already)."""
+def sequences() -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT sequencename, COALESCE(last_value, 0) FROM pg_sequences WHERE schemaname = 'public'")
-        for name, last in cursor.fetchall():
-            cursor.execute(f'ALTER SEQUENCE "{name}" RESTART WITH {max(floor, last + 1)}')
+        return dict(cursor.fetchall())
+
+
+def restart_sequences(starts: dict[str, int]) -> None:
+    with connection.cursor() as cursor:
+        for name, start in starts.items():
+            cursor.execute(f'ALTER SEQUENCE "{name}" RESTART WITH {start}')
 
 
 def mark_rows(organization) -> None:
@@ -67,12 +74,24 @@ def mark_rows(organization) -> None:
             rows.update(**{name: Concat(models.F(name), suffix) for name in text})
 
 
+def add_what_the_demo_lacks(organization) -> None:
+    """An area block and a webhook subscription with a delivered event: the demo has none."""
+    make_block(organization, Area.objects.filter(organization=organization).order_by("id").first())
+    make_delivery(make_subscription(organization), make_event(organization))
+
+
 def build_world() -> World:
     a, a_ctx = seed("alpha-gym", "Alpha Gym")
+    add_what_the_demo_lacks(a)
     listed = list(Club.objects.filter(organization=a, marketplace_listed=True).values_list("id", flat=True))
     Club.objects.filter(id__in=listed).update(marketplace_listed=False)
-    move_sequences(B_ID_FLOOR)
+    before = sequences()
+    assert max(before.values(), default=0) < B_ID_FLOOR
+    restart_sequences(dict.fromkeys(before, B_ID_FLOOR))
     b, b_ctx = seed("bravo-gym", f"Bravo Gym {B_MARKER}")
+    add_what_the_demo_lacks(b)
+    # Rows the tests make get ids below the floor again: only B's seeded rows carry such ids.
+    restart_sequences({name: last + 1 for name, last in before.items()})
     Club.objects.filter(organization=b).update(marketplace_listed=False)
     Club.objects.filter(id__in=listed).update(marketplace_listed=True)
     mark_rows(b)
