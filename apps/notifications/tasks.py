@@ -4,7 +4,7 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from apps.contacts.models import Contact
@@ -36,12 +36,16 @@ def deliver_once(key: str, send) -> bool:
     return True
 
 
-@shared_task(autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5)
+# A channel that went away, or the database (restarting, failing over): the retry sends what is still missing.
+RETRIED_FAILURES = (ConnectionError, InterfaceError, OperationalError)
+
+
+@shared_task(autoretry_for=RETRIED_FAILURES, retry_backoff=True, max_retries=5)
 def deliver_notification(payload: dict):
     """Send one notification to each contact on each channel. Missing contacts are skipped.
 
-    Idempotent per (notification, contact, channel): a retry (after a ConnectionError on some contact) only sends
-    what was not delivered yet.
+    Idempotent per (notification, contact, channel): a retry (after a ConnectionError on some contact, or a lost
+    database connection) only sends what was not delivered yet.
     """
     notification_id = delivery_id(payload)
     contacts = Contact.objects.filter(organization_id=payload["organization_id"], id__in=payload["contact_ids"])

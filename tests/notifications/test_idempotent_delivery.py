@@ -1,9 +1,11 @@
-"""deliver_notification retries on ConnectionError without sending twice to contacts already served."""
+"""deliver_notification retries on ConnectionError and on a lost database connection without sending twice to
+contacts already served."""
 
 import pytest
 from celery.exceptions import Retry
 from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
+from django.db import OperationalError, connection
 
 from apps.contacts.models import Contact
 from apps.notifications.channels import LoggingMessagingBackend
@@ -60,6 +62,22 @@ def test_retry_after_a_failed_email_sends_only_what_is_missing(organization, con
     for person in (contact, bob):
         assert served(person) == (["Cancelled"], ["Cancelled"], ["Sorry"])
     assert NotificationDelivery.objects.count() == 6
+
+
+def test_a_lost_database_connection_is_retried_not_lost(organization, contact):
+    """A worker running the task while PostgreSQL restarts: the task asks for a retry, which sends everything."""
+    (payload,) = _queued_payloads(organization, [contact], subject="Moved", body="New time")
+
+    def lost(execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith("INSERT") and "notification" in sql:
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(lost), pytest.raises(Retry):
+        deliver_notification.apply(args=[payload])
+    assert served(contact) == ([], [], [])
+    deliver_notification.apply(args=[payload])  # the retry, once the database is back
+    assert served(contact) == (["Moved"], ["Moved"], ["New time"])
 
 
 def test_running_the_same_payload_again_sends_nothing(organization, contact):
