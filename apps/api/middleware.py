@@ -115,22 +115,25 @@ NOT_FOUND_PAGE = (
 
 
 class NulCharacterMiddleware:
-    """A NUL character in the path or the query string of any address outside the Platform API is a 404 before
-    anything looks it up: PostgreSQL refuses NUL in text, so a slug, a post or a club looked up with one would be
-    a 500. (The Platform API's own dispatch answers NUL in its paths and parameters with its error envelope; the
-    other `/v1/` paths, the invoice PDF links and the document, never look text up.)
-    Runs before the website host routing, so site hosts, form pages, the marketplace pages, feeds and the public
-    marketplace API share it."""
+    """A NUL character in the path or the query string of any address outside the APIs is a 404 before anything
+    looks it up: PostgreSQL refuses NUL in text, so a slug, a post or a club looked up with one would be a 500.
+    Runs before the website host routing, so site hosts, form pages, the marketplace pages and feeds share it.
+    The public marketplace API gets its JSON 404 for a NUL in the path; a NUL in one of its query parameters is
+    its 400 naming the parameter, as on the Platform API (`apps.api.views.check_query_params`), whose own dispatch
+    answers NUL in its paths and parameters. The other `/v1/` paths (invoice PDF links, the document) never look
+    text up."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         path = request.path
-        if (path.startswith("/v1/") and not path.startswith(PUBLIC_PREFIX)) or not _carries_nul(request):
-            return self.get_response(request)
         if path.startswith(PUBLIC_PREFIX):
-            return json_response(dict(PUBLIC_NOT_FOUND), 404, request)
+            if "\x00" in path:
+                return json_response(dict(PUBLIC_NOT_FOUND), 404, request)
+            return self.get_response(request)
+        if path.startswith("/v1/") or not _carries_nul(request):
+            return self.get_response(request)
         response = HttpResponse(NOT_FOUND_PAGE, status=404, content_type="text/html; charset=utf-8")
         response["Cache-Control"] = "no-store"
         return response

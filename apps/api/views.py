@@ -73,6 +73,20 @@ def out_of_range_id(kwargs) -> bool:
     return False
 
 
+def check_query_params(request):
+    """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it); more
+    parameters than Django parses (DATA_UPLOAD_MAX_NUMBER_FIELDS) is a 400 too. Platform and marketplace views."""
+    try:
+        request.query_params  # noqa: B018 (parsed here, where a refusal is a 400)
+    except TooManyFieldsSent:
+        raise ValidationFailed(
+            {"nonFieldErrors": [f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters are allowed."]}
+        ) from None
+    bad = [key for key, values in request.query_params.lists() if "\x00" in key or any("\x00" in v for v in values)]
+    if bad:
+        raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})
+
+
 class PlatformViewMixin:
     """The checks of every Platform API view (see the module's table). Declare `required_scopes` and optionally
     `rate_buckets` (`{action: bucket}`, counted besides the general bucket)."""
@@ -147,17 +161,7 @@ class PlatformViewMixin:
         return action in self.replica_read_actions or self.rate_buckets.get(action) == ratelimit.REPORTS
 
     def check_query_params(self, request):
-        """A NUL character in a query parameter is a 400 on that parameter (PostgreSQL cannot compare it); more
-        parameters than Django parses (DATA_UPLOAD_MAX_NUMBER_FIELDS) is a 400 too."""
-        try:
-            request.query_params  # noqa: B018 (parsed here, where a refusal is a 400)
-        except TooManyFieldsSent:
-            raise ValidationFailed(
-                {"nonFieldErrors": [f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters are allowed."]}
-            ) from None
-        bad = [key for key, values in request.query_params.lists() if "\x00" in key or any("\x00" in v for v in values)]
-        if bad:
-            raise ValidationFailed({key.replace("\x00", "\\u0000"): [NUL_MESSAGE] for key in bad})
+        check_query_params(request)
 
     def check_path_objects(self):
         """Resolve the path's objects, if the view has any, so that their 404 wins over any answer about the body."""

@@ -3,7 +3,8 @@ rate limits, its own error bodies (`{error, details?}`), and nothing written.
 
 Every view derives from `MarketplaceView`, which fixes, on DRF's hooks and in order: the method (an unserved one is
 the same 404 as an unserved path, `OPTIONS` included), the address's rate limits (429; `AddressThrottle` over the
-view's `address_limits`, `apps.api.public_limits`), the body size (413), then the handler.
+view's `address_limits`, `apps.api.public_limits`), the body size (413), a NUL in a query parameter (400 naming
+it), then the handler.
 """
 
 import datetime as dt
@@ -20,6 +21,7 @@ from apps.api.exceptions import ValidationFailed, to_api_error
 from apps.api.middleware import PUBLIC_NOT_FOUND, json_response
 from apps.api.pagination import page_body
 from apps.api.resources import shape_serializer
+from apps.api.views import check_query_params
 from apps.kernel import db_routing
 
 from .. import freshness, gazetteer, offers, search
@@ -117,6 +119,7 @@ class MarketplaceView(APIView):
             raise RouteNotFound()
         super().initial(request, *args, **kwargs)  # no authentication or permission: the throttles (429)
         bodylimit.enforce(request._request)
+        check_query_params(request)
         if self.replica_reads:
             db_routing.read_from_replica(read_only=True)  # a search only reads, also when it is a POST
 
