@@ -327,7 +327,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "AUTHENTICATION_WHITELIST": [],
     "PREPROCESSING_HOOKS": ["apps.api.schema.only_public_paths"],
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "apps.api.schema.add_security_schemes"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "apps.oauth.openapi.add_oauth_operations",  # plain Django views, documented by the oauth app
+        "apps.api.schema.add_security_schemes",
+    ],
     # Every enum of the API is named after its TextChoices (apps/*/choices.py), whichever fields share it.
     "ENUM_NAME_OVERRIDES": {
         "AdjustmentTypeEnum": "apps.pricing.choices.AdjustmentType",

@@ -15,8 +15,9 @@ documented one; the body matches the documented schema for that status. The set 
 set the document lists, so an endpoint added later is fuzzed too.
 
 Runtime is bounded by the number of examples (`FUZZ_EXAMPLES` per operation, default below), not by a clock, so
-a slow machine runs the same requests. Run it alone with
-`pytest tests/test_contract_fuzz.py`; `FUZZ_EXAMPLES=200 FUZZ_SEED=7` explores further. Why in-process WSGI and
+a slow machine runs the same requests. Run it alone with `pytest tests/test_contract_fuzz.py`;
+`FUZZ_EXAMPLES=200 FUZZ_SEED=7` explores further, `FUZZ_OPERATIONS=oauth` fuzzes only the operations whose label
+(`POST /v1/mcp/oauth/token`) matches. Why in-process WSGI and
 not a live server: docs/decisions/openapi.md ("Contract fuzzing").
 """
 
@@ -47,6 +48,8 @@ from werkzeug.test import Client
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "16"))
 SEED = int(os.environ.get("FUZZ_SEED", "20"))
+# Only the operations whose label (`GET /v1/platform/me`) this regular expression finds, to chase one failure.
+ONLY = re.compile(os.environ.get("FUZZ_OPERATIONS", ""))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 OPERATIONS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 PARAMETER = re.compile(r"\{(\w+)\}")
@@ -210,11 +213,13 @@ def test_every_operation_keeps_its_documented_contract(demo_key):
         get = partial(Client(application).get, headers=headers)
         document = get("/v1/openapi.json").json
         operations = [result.ok() for result in schema.get_all_operations()]
+        fuzzed = [operation for operation in operations if ONLY.search(operation.label)]
         ids = demo_ids(operations, get)
-        for operation in operations:
+        for operation in fuzzed:
             strategy = strategy_for(operation, ids, demo_path_parameters(operation.path, get))
             failures[operation.label] += fuzz(operation, strategy, headers)
 
-    assert set(failures) == documented_operations(document), "schemathesis did not fuzz every documented operation"
+    documented = {label for label in documented_operations(document) if ONLY.search(label)}
+    assert set(failures) == documented, "schemathesis did not fuzz every documented operation"
     found = [describe(label, found) for label, found in failures.items() if found]
     assert not found, f"{len(found)} operations break their documented contract:\n" + "\n".join(found)
