@@ -12,6 +12,7 @@ One organization per module; each operation is one test (its path objects made o
 `setup`), rolled back at its end.
 """
 
+import itertools
 import re
 from http import HTTPStatus
 from types import SimpleNamespace
@@ -154,8 +155,17 @@ def envelope_problem(marketplace: bool, response, field: str | None = None, stat
     return None
 
 
-def request(client, operation, url, content: bytes, content_type="application/json"):
-    return client.generic(operation.method, url, content, content_type=content_type)
+def request(client, operation, url, content: bytes, content_type="application/json", idempotent=False):
+    """`idempotent`: a Platform API POST carries a fresh `Idempotency-Key`, which a refused request must release
+    (API.md §1.1): the table fingerprint sees `api_idempotencyrecord`. (Claiming and releasing a key writes rows,
+    so the fingerprint digests every table after such a request: only some requests carry one.)"""
+    extra = {}
+    if idempotent and operation.method == "POST" and not operation.marketplace:
+        extra["HTTP_IDEMPOTENCY_KEY"] = f"bad-input-{next(IDEMPOTENCY_KEYS)}"
+    return client.generic(operation.method, url, content, content_type=content_type, **extra)
+
+
+IDEMPOTENCY_KEYS = itertools.count()
 
 
 PLATFORM_OPERATIONS = [op for op in OPERATIONS if not op.marketplace]
@@ -188,11 +198,11 @@ def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, orga
             problems.append(f"{label}: wrote to {changed}")
 
     if operation.schema is not None:
-        for bad in bad_values(DOCUMENT, operation.schema):
-            body = bad.body(base, operation)
-            check(f"{bad.field}={bad.why}", request(client, operation, url, orjson.dumps(body)), field=bad.field)
+        for i, bad in enumerate(bad_values(DOCUMENT, operation.schema)):
+            response = request(client, operation, url, orjson.dumps(bad.body(base, operation)), idempotent=i < 3)
+            check(f"{bad.field}={bad.why}", response, field=bad.field)
     for raw in raw_bodies(operation):
-        response = request(client, operation, url, raw.content, raw.content_type)
+        response = request(client, operation, url, raw.content, raw.content_type, idempotent=True)
         check(raw.why, response, status=raw.status, code=raw.code)
     assert not problems, "\n".join(problems)
 
@@ -305,7 +315,7 @@ def test_a_bad_value_of_every_typed_query_parameter_is_a_400_on_it(path, get, or
 
 def test_the_fingerprint_sees_the_outbox_a_changed_row_and_not_a_rolled_back_one(organization, api):
     fingerprint = TableFingerprint()
-    assert "domain_events_domainevent" in fingerprint.tables
+    assert {"domain_events_domainevent", "api_idempotencyrecord"} <= set(fingerprint.tables)
     assert api.post("/v1/platform/contacts", {"firstName": "Ana"}, format="json").status_code == 201
     assert {"contacts_contact", "domain_events_domainevent"} <= set(fingerprint.changed())
     Organization.objects.filter(pk=organization.pk).update(name="Renamed")
