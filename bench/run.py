@@ -10,10 +10,10 @@
 4. Prints requests/second, p50 and p99 for each API endpoint beside its bare twin, and the ratio.
 5. Runs every `bench/bench_*.py` scenario script with the same environment.
 
-Rows: `me`, `list` (200 contacts), then the MCP server (`mcp`: a `classes_list` tool call beside the same REST
-request, and `tools/list`), and over a year of a large organization's transactions (`bench-ledger`,
-`LEDGER_ROWS` generated once with SQL): `transactions` (the list, 200 per page, over the whole year) and
-`revenue` (the revenue report over 366 days grouped by month).
+Rows: `me`, `list` (200 contacts), `classes` (a page of 100 classes), then the MCP server (`mcp`: a
+`classes_list` tool call beside the same REST request, and `tools/list`), and over a year of a large
+organization's transactions (`bench-ledger`, `LEDGER_ROWS` generated once with SQL): `transactions` (the list,
+200 per page, over the whole year) and `revenue` (the revenue report over 366 days grouped by month).
 
 Environment: DATABASE_URL, REDIS_URL (as the Makefile sets them); BENCH_REQUESTS (per measurement, default
 3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8); BENCH_ONLY (a comma list
@@ -63,6 +63,7 @@ CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 THREADS = int(os.environ.get("BENCH_THREADS", "4"))
 LIST_ROWS = 200
+CLASS_ROWS = 120  # `classes`: a page of 100 of them
 LEDGER_ROWS = int(os.environ.get("BENCH_LEDGER_ROWS", "120000"))
 ONLY = {name for name in os.environ.get("BENCH_ONLY", "").split(",") if name}
 
@@ -162,6 +163,37 @@ def seed() -> tuple[str, str]:
     except Resolver404:
         list_path = f"/v1/platform/bench-contacts?limit={LIST_ROWS}"
     return token, list_path
+
+
+def seed_classes(organization) -> None:
+    """At least `CLASS_ROWS` upcoming classes (after the website's 40), each taught by one of five instructors."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from apps.classes.models import ClassOccurrence
+    from apps.clubs.models import Club
+    from apps.contacts.models import Contact
+    from apps.instructors.models import Instructor
+
+    missing = CLASS_ROWS - ClassOccurrence.objects.filter(organization=organization).count()
+    if missing <= 0:
+        return
+    club = Club.objects.get(organization=organization, slug="bench-club")
+    instructors = [
+        Instructor.objects.create(
+            organization=organization, contact=Contact.objects.create(organization=organization, first_name=f"Coach{i}")
+        )
+        for i in range(5)
+    ]
+    start = timezone.now().replace(minute=0, second=0, microsecond=0) + dt.timedelta(days=30)
+    classes = ClassOccurrence.objects.bulk_create(
+        ClassOccurrence(organization=organization, club=club, name=f"Bench class {i}", max_capacity=20,
+                        start_time=start + dt.timedelta(hours=2 * i), end_time=start + dt.timedelta(hours=2 * i + 1))
+        for i in range(missing)
+    )  # fmt: skip
+    for i, occurrence in enumerate(classes):
+        occurrence.instructors.add(instructors[i % len(instructors)])
 
 
 def seed_ledger() -> tuple[str, str, str]:
@@ -509,6 +541,7 @@ def main():
     from apps.organizations.models import Organization
 
     site_host = seed_website(Organization.objects.get(slug="bench-org"))
+    seed_classes(Organization.objects.get(slug="bench-org"))
     year = f"startDate={start}&endDate={end}"
     auth = {"Authorization": f"Bearer {token}"}
     ledger = {"Authorization": f"Bearer {ledger_token}"}
@@ -516,6 +549,8 @@ def main():
     scenarios = [
         ("GET /v1/platform/me", "/v1/platform/me", "me", auth),
         (f"GET {list_path}", list_path, "list", auth),
+        (f"GET /v1/platform/classes?limit=100 ({CLASS_ROWS} classes)", "/v1/platform/classes?limit=100", "classes",
+         auth),
         (f"transactions, {LEDGER_ROWS // 1000}k in a year, 200/page", f"/v1/platform/transactions?{year}&limit=200",
          "transactions", ledger),
         ("revenue report, 366 days by month", f"/v1/platform/transactions/summary?{year}&groupBy=month", "revenue",

@@ -282,6 +282,9 @@ PUBLIC_PAGE_CSP = env(
 
 # Platform API behaviour
 RATE_LIMIT_MULTIPLIER = env.float("RATE_LIMIT_MULTIPLIER", default=1.0)
+# How long a rendered list page may be kept at most (apps/api/pagecache.py: it is served only while no write has
+# committed since and its time-dependent values hold; the bound covers writes made outside the application). 0: off.
+API_PAGE_CACHE_SECONDS = env.int("API_PAGE_CACHE_SECONDS", default=300)
 # How many proxies of this deployment append to X-Forwarded-For; 0 = the client address is REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 IDEMPOTENCY_TTL_HOURS = 24

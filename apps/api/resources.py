@@ -188,6 +188,11 @@ class Resource:
             for key, hint in hints.items()
         )
 
+    def fresh_until(self, queryset: QuerySet, ctx: PresentContext) -> dt.datetime | None:
+        """When bodies of `queryset`'s rows (the organization's, unfiltered) presented at `ctx.now` next change with
+        the time alone (None: never). A stored list page is served until then (`apps/api/pagecache.py`)."""
+        return None
+
     # -- derived: every caller presents through these --------------------------------------------------------
 
     def page_source(self, queryset: QuerySet) -> ValuesPage:

@@ -23,6 +23,7 @@ The rate-limit headers go on every answer to an authenticated credential (`final
 authentication.
 """
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -38,7 +39,7 @@ from rest_framework.views import APIView
 
 from apps.kernel import db_routing, records
 
-from . import bodylimit, idempotency, ratelimit
+from . import bodylimit, idempotency, pagecache, ratelimit
 from .client_address import client_address
 from .credentials import Credential
 from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed
@@ -285,15 +286,24 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
 
 class ListResourceMixin:
     """`GET` collection: the tenant-scoped queryset, filtered and ordered by `filterset_class`, one page of it
-    presented by `list_resource` or else `resource` (the same number of queries for 1 row or 200)."""
+    presented by `list_resource` or else `resource` (the same number of queries for 1 row or 200). The rendered page
+    is reused until the data or its `fresh_until` moves (`apps/api/pagecache.py`), with an `ETag`."""
 
     list_resource: Resource | None = None  # a list item's shape when it is not the item's (`resource`)
+    cache_pages = True  # False when a page depends on more than its rows, the caller and `fresh_until`
 
     def list(self, request, *args, **kwargs):
         resource = self.list_resource or self.resource
-        queryset = self.filter_queryset(self.get_queryset())
-        page = self.paginate_queryset(resource.page_source(queryset))
-        return self.get_paginated_response(resource.present_rows(page, self.present_context()))
+        if self.cache_pages and pagecache.usable(resource.model):
+            return pagecache.respond(request, lambda: self.list_page(resource, freshness=True))
+        return Response(self.list_page(resource)[0])
+
+    def list_page(self, resource: Resource, freshness: bool = False) -> tuple[dict, dt.datetime | None]:
+        """The page body, and with `freshness` until when it holds whatever the data (`Resource.fresh_until`)."""
+        ctx = self.present_context()
+        page = self.paginate_queryset(resource.page_source(self.filter_queryset(self.get_queryset())))
+        body = self.get_paginated_response(resource.present_rows(page, ctx)).data
+        return body, resource.fresh_until(self.get_queryset(), ctx) if freshness else None
 
 
 class RetrieveResourceMixin:

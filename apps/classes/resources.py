@@ -9,6 +9,8 @@ type names) are computed once per distinct value.
 import datetime as dt
 from typing import Annotated, NotRequired, TypedDict
 
+from django.db.models import Min
+
 from apps.api.expressions import related_ids
 from apps.api.presenters import number
 from apps.api.resources import Describe, PresentContext, Resource
@@ -174,6 +176,10 @@ class ClassResource(Resource):
             for row in INSTRUCTOR_SUMMARY.values(queryset):
                 instructors[row["id"]] = INSTRUCTOR_SUMMARY.present(row, ctx)
         ctx.memo["class.instructors"] = instructors
+
+    def fresh_until(self, queryset, ctx: PresentContext) -> dt.datetime | None:
+        """The next end of a class: its `timeStatus` turns `past`, and the `timeStatus` filter moves it."""
+        return queryset.filter(end_time__gte=ctx.now).order_by().aggregate(next_end=Min("end_time"))["next_end"]
 
     def present(self, row: dict, ctx: PresentContext) -> Class:
         organization = ctx.organization

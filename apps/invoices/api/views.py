@@ -44,6 +44,7 @@ class InvoiceViewSet(ResourceViewSet):
     queryset = Invoice.objects.all()
     resource = INVOICE
     filterset_class = InvoiceFilterSet
+    cache_pages = False  # each read signs fresh `pdfUrl` links, valid for 7 days from that read
     required_scopes = crud_scopes("invoices", read=("list", "retrieve", "summary"), write=())
     rate_buckets = {"summary": REPORTS}
 
