@@ -88,18 +88,34 @@ class _Grid:
     starts: list[float]
     labels: list[str]
     area_ids: list[int]
-    taken: list[bytearray]  # per court, 1 where the start is not free
+    # Per court, the index ranges [lo, hi) of its taken starts; both bounds never decrease along the list.
+    taken: list[list[tuple[int, int]]]
 
     @property
     def free_count(self) -> int:
-        return len(self.starts) * len(self.area_ids) - sum(sum(flags) for flags in self.taken)
+        """Counted on the ranges (every club in range is counted, few are listed)."""
+        covered = 0
+        for ranges in self.taken:
+            reach = 0
+            for lo, hi in ranges:
+                lo = max(lo, reach)
+                if hi > lo:
+                    covered += hi - lo
+                    reach = hi
+        return len(self.starts) * len(self.area_ids) - covered
 
     def free_times(self) -> list[tuple[float, str, int]]:
         """`(start epoch, "HH:MM", area id)` of every free court time, by time then by court order."""
+        taken = []
+        for ranges in self.taken:
+            flags = bytearray(len(self.starts))
+            for lo, hi in ranges:
+                flags[lo:hi] = b"\x01" * max(0, hi - lo)
+            taken.append(flags)
         return [
             (start, self.labels[i], area_id)
             for i, start in enumerate(self.starts)
-            for area_id, flags in zip(self.area_ids, self.taken, strict=True)
+            for area_id, flags in zip(self.area_ids, taken, strict=True)
             if not flags[i]
         ]
 
@@ -159,12 +175,11 @@ def _grid_of(
     length = duration_minutes * 60
     taken = []
     for area_id in area_ids:
-        flags = bytearray(len(starts))
+        ranges = []
         if starts:
             for b_start, b_end in zip(*_merged(busy.get(area_id, ())), strict=True):
-                lo, hi = bisect.bisect_right(starts, b_start - length), bisect.bisect_left(starts, b_end)
-                flags[lo:hi] = b"\x01" * max(0, hi - lo)
-        taken.append(flags)
+                ranges.append((bisect.bisect_right(starts, b_start - length), bisect.bisect_left(starts, b_end)))
+        taken.append(ranges)
     return _Grid(starts=starts, labels=labels, area_ids=list(area_ids), taken=taken)
 
 
