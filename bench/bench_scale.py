@@ -135,7 +135,7 @@ def main():
                 _, method, path, headers, body = plans[size][name]
                 kinds[size] = (method, path, headers, body)
                 kinds[f"bare-{size}"] = ("GET", f"/bench/bare/scale-{name}-{size}", {}, None)
-            load_interleaved(port, kinds, 4 * len(kinds), 10, CONCURRENCY)  # warm up
+            load_interleaved(port, kinds, 8 * len(kinds), 20, CONCURRENCY)  # warm up: each worker counts once
             reset_worker_peaks(server.pid)
             results = load_interleaved(port, kinds, REQUESTS, SECONDS, CONCURRENCY)
             memory = worker_peak_mib(server.pid)

@@ -60,9 +60,9 @@ def measured(row: str, label: str, result: dict, reference: dict | None = None, 
     )
 
 
-def emit(row: Row | None = None, **values) -> Row:
-    """Hand a row to `bench/run.py` (a scenario script's output); returns it."""
-    row = row or Row(**values)
+def emit(built: Row | None = None, /, **values) -> Row:
+    """Hand a row to `bench/run.py` (a scenario script's output): a built `Row`, or its fields; returns it."""
+    row = built or Row(**values)
     target = os.environ.get("BENCH_ROWS_FILE")
     if target:
         with open(target, "a", encoding="utf-8") as out:
