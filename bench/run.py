@@ -140,7 +140,6 @@ def seed_website(organization) -> str:
 def seed() -> tuple[str, str]:
     """Organization, key and list rows; returns (token, list path)."""
     from django.core.management import call_command
-    from django.urls import Resolver404, resolve
 
     from apps.contacts.models import Contact
     from apps.organizations.models import ApiKey, Organization
@@ -157,11 +156,7 @@ def seed() -> tuple[str, str]:
             Contact(organization=organization, first_name=f"Bench{i}", last_name="Runner", email=f"b{i}@example.com")
             for i in range(missing)
         )
-    try:
-        resolve("/v1/platform/contacts")
-        list_path = f"/v1/platform/contacts?limit={LIST_ROWS}"
-    except Resolver404:
-        list_path = f"/v1/platform/bench-contacts?limit={LIST_ROWS}"
+    list_path = f"/v1/platform/contacts?limit={LIST_ROWS}"
     return token, list_path
 
 
