@@ -46,6 +46,15 @@ class WriteOperation:
     def marketplace(self) -> bool:
         return self.path.startswith("/v1/public/")
 
+    @property
+    def surface(self) -> str:
+        return "marketplace" if self.marketplace else "oauth" if self.oauth else "platform"
+
+    @property
+    def oauth(self) -> bool:
+        """The OAuth endpoints answer RFC 6749/7591 bodies `{error, error_description}`."""
+        return self.path.startswith("/v1/mcp/oauth/")
+
 
 @dataclass(frozen=True)
 class BadValue:
@@ -265,6 +274,11 @@ def raw_bodies(operation: WriteOperation) -> list[RawBody]:
         bodies.append(RawBody("integer past 64 bits", past_64_bits, json, 400, "VALIDATION_ERROR"))
         for body in (b"[]", b'"x"', b"5", b"false"):  # `null` is no body (an optional body may be absent)
             bodies.append(RawBody(f"top-level {body.decode()}", body, json, 400, "VALIDATION_ERROR"))
+    if operation.oauth:  # RFC 6749 bodies: another media type is a 400 `invalid_request`; a 64 KiB cap
+        bodies = [
+            RawBody(body.why, body.content, body.content_type, 413 if len(body.content) > 64 * 1024 else 400, None)
+            for body in bodies
+        ]
     if operation.marketplace:  # its own envelope: {error, details}, no code; 413 and 415 are the platform's
         bodies = [
             RawBody(body.why, body.content, body.content_type, body.status, None)

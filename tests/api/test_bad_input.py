@@ -131,7 +131,7 @@ def api(db, token, settings):
     return client
 
 
-def envelope_problem(marketplace: bool, response, field: str | None = None, status=400, code=None) -> str | None:
+def envelope_problem(surface: str, response, field: str | None = None, status=400, code=None) -> str | None:
     """What is wrong with `response` as the refusal of a bad request, or None."""
     if response.status_code != status:
         return f"status {response.status_code} (wanted {status}): {response.content[:200]!r}"
@@ -139,6 +139,11 @@ def envelope_problem(marketplace: bool, response, field: str | None = None, stat
         body = response.json()
     except ValueError:
         return f"not JSON: {response.content[:200]!r}"
+    marketplace = surface == "marketplace"
+    if surface == "oauth":
+        if set(body) - {"error", "error_description"} or not isinstance(body.get("error"), str):
+            return f"not the RFC 6749 error body: {body}"
+        return None  # names no field
     if marketplace:
         if set(body) - {"error", "details"} or body.get("error") != "Invalid request":
             return f"not the marketplace envelope: {body}"
@@ -160,7 +165,7 @@ def request(client, operation, url, content: bytes, content_type="application/js
     (API.md §1.1): the table fingerprint sees `api_idempotencyrecord`. (Claiming and releasing a key writes rows,
     so the fingerprint digests every table after such a request: only some requests carry one.)"""
     extra = {}
-    if idempotent and operation.method == "POST" and not operation.marketplace:
+    if idempotent and operation.method == "POST" and operation.surface == "platform":
         extra["HTTP_IDEMPOTENCY_KEY"] = f"bad-input-{next(IDEMPOTENCY_KEYS)}"
     return client.generic(operation.method, url, content, content_type=content_type, **extra)
 
@@ -168,7 +173,7 @@ def request(client, operation, url, content: bytes, content_type="application/js
 IDEMPOTENCY_KEYS = itertools.count()
 
 
-PLATFORM_OPERATIONS = [op for op in OPERATIONS if not op.marketplace]
+PLATFORM_OPERATIONS = [op for op in OPERATIONS if op.surface == "platform"]
 
 
 def test_every_write_operation_is_generated_and_has_a_path_setup():
@@ -178,12 +183,15 @@ def test_every_write_operation_is_generated_and_has_a_path_setup():
     routed = {(callback, method) for callback, method, _ in platform_routes() if method in ("POST", "PATCH", "PUT")}
     assert documented == routed
     assert [op.id for op in OPERATIONS if op.marketplace] == ["POST /v1/public/network/search/offers"]
+    assert {op.id for op in OPERATIONS if op.oauth} == {
+        f"POST /v1/mcp/oauth/{name}" for name in ("register", "token", "revoke")
+    }
     assert [op.id for op in PLATFORM_OPERATIONS if case_for(op.method, op.path) is None] == []
 
 
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.id)
 def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, organization, api, ids):
-    client = APIClient() if operation.marketplace else api
+    client = api if operation.surface == "platform" else APIClient()
     case = case_for(operation.method, operation.path)
     url = case.url(organization) if case else operation.path
     base = valid_base(client, operation, url, ids)
@@ -191,7 +199,7 @@ def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, orga
     problems = []
 
     def check(label, response, **expected):
-        problem = envelope_problem(operation.marketplace, response, **expected)
+        problem = envelope_problem(operation.surface, response, **expected)
         if problem:
             problems.append(f"{label}: {problem}")
         if changed := fingerprint.changed():
@@ -213,7 +221,7 @@ def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, orga
 def test_hostile_text_in_every_text_field_is_data(operation, organization, api, ids):
     """SQL and markup in a text field (of a valid body where there is one) are only text: never a 500; refused in
     the envelope, writing nothing; or accepted and answered back as sent where the response shows the field."""
-    client = APIClient() if operation.marketplace else api
+    client = api if operation.surface == "platform" else APIClient()
     case = case_for(operation.method, operation.path)
     url = case.url(organization) if case else operation.path
     base = valid_base(client, operation, url, ids)
@@ -228,7 +236,7 @@ def test_hostile_text_in_every_text_field_is_data(operation, organization, api, 
         if response.status_code >= 500:
             problems.append(f"{field}: {response.status_code} {response.content[:200]!r}")
         elif response.status_code >= 400:
-            if problem := envelope_problem(operation.marketplace, response, status=response.status_code):
+            if problem := envelope_problem(operation.surface, response, status=response.status_code):
                 problems.append(f"{field}: {problem}")
             if changed := fingerprint.changed():
                 problems.append(f"{field}: refused but wrote to {changed}")
@@ -269,7 +277,7 @@ def test_bad_pagination_is_a_400_on_its_parameter(path, parameters, organization
         if name == "offset" and not any(p["name"] == "offset" for p in parameters):
             continue  # a cursor feed: `offset` is an unknown parameter, ignored
         response = client.get(f"{url}{sep}{name}={value}")
-        if problem := envelope_problem(marketplace, response, field=name):
+        if problem := envelope_problem("marketplace" if marketplace else "platform", response, field=name):
             problems.append(f"{name}={value}: {problem}")
     response = client.get(f"{url}{sep}limit={10**30}")
     if response.status_code != 200 or response.json().get("limit", 200) != 200:
@@ -308,7 +316,9 @@ def test_a_bad_value_of_every_typed_query_parameter_is_a_400_on_it(path, get, or
             status = 400
             if parameter["name"] in SELECTING_PARAMETERS and value == str(10**30):
                 status = 404
-            if problem := envelope_problem(marketplace, response, field=parameter["name"], status=status):
+            if problem := envelope_problem(
+                "marketplace" if marketplace else "platform", response, field=parameter["name"], status=status
+            ):
                 problems.append(f"{parameter['name']}={value}: {problem}")
     assert not problems, "\n".join(problems)
 

@@ -64,6 +64,7 @@ def test_bad_registrations_are_refused(body, error):
     ("data", "content_type"),
     [
         ("{not json", "application/json"),
+        ('{"redirect_uris": ["https://a.example/cb"], "client_name": "\\ud800"}', "application/json"),
         (b"\xff\xfe\x00", "application/json"),
         ("<client/>", "application/xml"),
         ("", ""),
@@ -126,6 +127,13 @@ def test_get_on_the_endpoints_is_405_json():
         ('{"grant_type": ["authorization_code"]}', "application/json", "invalid_request"),
         ('{"grant_type": "refresh_token", "refresh_token": {"a": 1}}', "application/json", "invalid_request"),
         ("grant_type=authorization_code", "text/plain", "invalid_request"),
+        # a lone surrogate and NaN, which json.loads let through: the surrogate was a 500 (issue 20, item 3)
+        (
+            '{"grant_type": "refresh_token", "refresh_token": "\\ud800", "client_id": "x"}',
+            "application/json",
+            "invalid_request",
+        ),
+        ('{"grant_type": "refresh_token", "refresh_token": NaN}', "application/json", "invalid_request"),
         (
             "grant_type=refresh_token&refresh_token=" + "a" * 5000,
             "application/x-www-form-urlencoded",
