@@ -51,9 +51,9 @@ LAYERS = (
 # lock its ClassOccurrence without the two apps depending on each other.
 SCHEMA_MODULES = ("models", "choices")
 
-# Imports inside a function body, allowed with the reason. Django runs `AppConfig.ready()` once the app registry is
-# populated; signal receivers and system checks are connected there because importing them earlier would import
-# models before the registry exists.
+# Imports inside a function body, allowed with the reason: a heavy library loaded on its first use, or a module
+# connected in `AppConfig.ready()`, which Django runs once the app registry is populated (signal receivers and
+# system checks are connected there because importing them earlier would import models before the registry exists).
 FUNCTION_IMPORTS_ALLOWED = {
     ("apps.oauth.apps", "apps.oauth.authentication"): "registers the OAuth token as a bearer credential in ready()",
     ("apps.organizations.apps", "apps.organizations.checks"): "registers the deploy checks in ready()",
@@ -64,6 +64,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     ("apps.website.apps", "apps.website.organization_setup"): "connects the default website receiver in ready()",
     ("apps.marketplace.apps", "apps.marketplace.freshness"): "connects the offer cache's invalidation in ready()",
     ("apps.webhooks.apps", "apps.webhooks.relay"): "connects the outbox relay in ready()",
+    ("apps.invoices.views", "apps.invoices.pdf"): "fpdf2 costs every web worker 34 MB: imported when a PDF renders",
 }
 
 

@@ -1,16 +1,9 @@
 """Database constraints the model declares that only PostgreSQL can enforce."""
 
 from django.contrib.postgres.constraints import ExclusionConstraint
-from django.contrib.postgres.fields import DateTimeRangeField
 from django.db import connections
-from django.db.models import Func
 
-
-class TsTzRange(Func):
-    """`tstzrange(lower, upper, bounds)`: a timestamptz range built from two columns."""
-
-    function = "TSTZRANGE"
-    output_field = DateTimeRangeField()
+from apps.kernel.ranges import TsTzRange  # noqa: F401 - the migrations name it here
 
 
 class PostgresOnlyExclusionConstraint(ExclusionConstraint):

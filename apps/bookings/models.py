@@ -2,8 +2,10 @@ from django.contrib.postgres.fields import RangeBoundary, RangeOperators
 from django.db import models
 from django.db.models import Q
 
+from apps.kernel.ranges import TsTzRange
+
 from .choices import ACTIVE_BOOKING_STATUSES, BookingStatus, BookingType, CheckInMethod, PaymentStatus, WaitlistStatus
-from .constraints import PostgresOnlyExclusionConstraint, TsTzRange
+from .constraints import PostgresOnlyExclusionConstraint
 
 # Players of one area booking, the organizer included, whatever the area type's `max_players` says.
 MAX_PLAYERS_PER_BOOKING = 50

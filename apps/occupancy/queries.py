@@ -13,10 +13,10 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from apps.bookings.choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, BookingType, CheckInMethod
-from apps.bookings.constraints import TsTzRange
 from apps.bookings.models import Booking, CheckIn, WaitlistEntry
 from apps.classes.choices import ClassStatus
 from apps.classes.models import ClassOccurrence
+from apps.kernel.ranges import TsTzRange
 
 from .models import AreaBlock
 
