@@ -6,6 +6,7 @@ public pages (its club site, forms, the marketplace pages and `.ics` of its list
 with B's unlisted ones) and the webhooks delivered to A are read as A and searched for B's markers.
 """
 
+import datetime as dt
 import io
 import re
 from urllib.parse import urlencode, urlsplit
@@ -14,6 +15,7 @@ import orjson
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
@@ -200,6 +202,11 @@ def test_marketplace_pages_and_feeds_of_a_club_show_nothing_of_b(world, db):
     search = client.get("/v1/public/search/clubs?limit=100")
     assert search.status_code == 200, search.content
     assert_clean("club search", search)
+    day = (timezone.localdate() + dt.timedelta(days=7)).isoformat()
+    offers = client.post("/v1/public/network/search/offers", {"location": "Madrid", "date": day}, "application/json")
+    assert offers.status_code == 200, offers.content[:300]
+    assert offers.json()["data"], "A's courts are offered (else the check proves nothing)"
+    assert_clean("offer search", offers)
     for slug in slugs:
         for url in (
             f"/v1/public/network/clubs/{slug}",
