@@ -204,8 +204,8 @@ def crud_schema_view(
     <verbose_name>", "Create a ...", "Update a ..." and "Delete a ..." (the viewset's model) unless `summaries` says
     more. Request bodies are the viewset's
     `write_serializer` and `update_serializer` (read by `PlatformAutoSchema.get_request_serializer`); response
-    bodies are its `resource` unless `schema` is given. `parameters`, `summaries` and `descriptions` are keyed by
-    action; `overrides` are further actions' `extend_schema(...)`."""
+    bodies are its `resource` unless `schema` is given. `tags` are every operation's of the viewset. `parameters`,
+    `summaries` and `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
 
     def decorate(viewset):
         body = schema if schema is not None else viewset.resource.serializer
@@ -237,8 +237,8 @@ def crud_schema_view(
             for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
                 if per_action and action in per_action:
                     arguments[name] = per_action[action]
-            if tags is not None:
-                arguments["tags"] = tags
+        if tags is not None:
+            viewset = extend_schema(tags=tags)(viewset)
         return extend_schema_view(
             **{action: extend_schema(**arguments) for action, arguments in standard.items()}, **overrides
         )(viewset)

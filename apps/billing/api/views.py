@@ -24,6 +24,7 @@ REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:r
 
 @crud_schema_view(
     "revenue_accounts",
+    tags=["revenue-accounts"],
     descriptions={
         "list": "Reading needs any of `plans:read`, `products:read`, `transactions:read`.",
         "create": "`isDefault: true` makes this the default sales account and clears the flag elsewhere.",
@@ -31,7 +32,6 @@ REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:r
         "`CONFLICT`), which also stays the default until another account is made the default.",
     },
 )
-@extend_schema(tags=["revenue-accounts"])
 class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """The organization's chart of accounts; exactly one is the default sales account."""
 
@@ -52,10 +52,10 @@ class RevenueAccountViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 
 @crud_schema_view(
     "plan_categories",
+    tags=["plans"],
     descriptions={"destroy": "Its plans are left without a category."},
     parameters={"list": [LOCALE], "retrieve": [LOCALE]},
 )
-@extend_schema(tags=["plans"])
 class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """A grouping of plans shown together."""
 
@@ -69,6 +69,7 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
 
 @crud_schema_view(
     "plans",
+    tags=["plans"],
     descriptions={
         "create": "`name` and `price` are required. `revenueAccountId` omitted or null: sales post to the "
         "organization's default account resolved at sale time.",
@@ -91,7 +92,6 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
         responses={200: PLAN.serializer, 409: OpenApiResponse(ERROR, description="INVALID_STATE_TRANSITION")},
     ),
 )
-@extend_schema(tags=["plans"])
 class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """A membership plan or pass that can be sold."""
 

@@ -1,6 +1,6 @@
 """Class types (CRUD) and progression tracks (read-only). Registered by apps/classes/api/urls.py."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -19,13 +19,13 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "class_types",
+    tags=["class-types"],
     descriptions={
         "partial_update": "Partial update. `maxPartySize` changes the `maxPartySize` of classes of this type.",
         "destroy": "409 `RESOURCE_IN_USE` while classes reference the type.",
     },
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
-@extend_schema(tags=["class-types"])
 class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """A kind of class (Yoga, Padel clinic)."""
 
@@ -45,9 +45,9 @@ class ClassTypeViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResource
 
 @crud_schema_view(
     "progression_tracks",
+    tags=["progression-tracks"],
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
-@extend_schema(tags=["progression-tracks"])
 class ProgressionTrackViewSet(ResourceViewSet):
     """A ladder of levels across class types. Read-only through the API."""
 

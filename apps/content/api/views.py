@@ -2,7 +2,6 @@
 needs `media:delete`)."""
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -23,6 +22,7 @@ from .serializers import (
 
 @crud_schema_view(
     "content_items",
+    tags=["content"],
     descriptions={
         "list": "With content:read alone, published items only (a `status` other than `published` is a 400); a "
         "credential that also holds content:write sees every status and may filter on it.",
@@ -33,7 +33,6 @@ from .serializers import (
         "stays when the title changes.",
     },
 )
-@extend_schema(tags=["content"])
 class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Posts, FAQs, documents, reusable blocks and how-to guides."""
 
@@ -65,6 +64,7 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
 
 @crud_schema_view(
     "media",
+    tags=["media"],
     summaries={
         "create": "Register a media item by URL",
         "partial_update": "Update a media item's name, alt text or caption",
@@ -80,7 +80,6 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
         "destroy": "Needs media:delete. Removes the library entry; the file itself is hosted elsewhere.",
     },
 )
-@extend_schema(tags=["media"])
 class MediaItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """The media library: images and videos hosted elsewhere, registered by URL."""
 

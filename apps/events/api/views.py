@@ -46,6 +46,7 @@ EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "
 
 @crud_schema_view(
     "events",
+    tags=["events"],
     summaries={
         "list": "List events (with tickets and sold counts)",
         "partial_update": "Update an event or replace its tickets",
@@ -99,7 +100,6 @@ EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "
         responses={200: EVENT.serializer, 409: STATE_CONFLICT},
     ),
 )
-@extend_schema(tags=["events"])
 class EventViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """An event at a club with its ticket types; attendance is a booking of `type: event`."""
 

@@ -2,7 +2,7 @@
 admin."""
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -24,6 +24,7 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "forms",
+    tags=["forms"],
     summaries={
         "list": "List forms (questions and completion counts, never answers)",
         "create": "Create a form (public at once)",
@@ -38,7 +39,6 @@ LOCALE_PARAM = OpenApiParameter(
     },
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
-@extend_schema(tags=["forms"])
 class FormViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A public form with its questions and completion count."""
 

@@ -31,6 +31,7 @@ FEED_DESCRIPTION = (
 
 @crud_schema_view(
     "instructors",
+    tags=["instructors"],
     summaries={
         "list": "List instructors (with weekly availability)",
     },
@@ -47,7 +48,6 @@ FEED_DESCRIPTION = (
         parameters=[ID_PARAM],
         responses=shape_serializer(calendar_feed.CalendarFeed),
         filters=False,
-        tags=["instructors"],
     ),
     rotate_calendar_feed=extend_schema(
         operation_id="instructor_calendar_feed_rotate",
@@ -57,10 +57,8 @@ FEED_DESCRIPTION = (
         parameters=[ID_PARAM],
         request=None,
         responses=shape_serializer(calendar_feed.CalendarFeed),
-        tags=["instructors"],
     ),
 )
-@extend_schema(tags=["instructors"])
 class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A contact who teaches."""
 
@@ -94,8 +92,7 @@ class InstructorViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSe
         return Response(calendar_feed.feed_body(calendar_feed.rotate(self.get_object()), self.organization))
 
 
-@crud_schema_view("instructor_types")
-@extend_schema(tags=["instructors"])
+@crud_schema_view("instructor_types", tags=["instructors"])
 class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A category of instructor (coach, personal trainer)."""
 
@@ -109,6 +106,7 @@ class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
 
 @crud_schema_view(
     "pay_rate_policies",
+    tags=["instructors"],
     summaries={
         "list": "List pay-rate policies",
         "retrieve": "Get a pay-rate policy",
@@ -116,7 +114,6 @@ class InstructorTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceVi
         "partial_update": "Update a pay-rate policy",
     },
 )
-@extend_schema(tags=["instructors"])
 class PayRatePolicyViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """How an instructor is paid: hourly, per class or per attendee."""
 

@@ -19,6 +19,7 @@ from ..resources import INVOICE, InvoiceSummary
 
 @crud_schema_view(
     "invoices",
+    tags=["invoices"],
     descriptions={
         "list": "Newest `issueDate` first. Invoices are issued by the service when something priced is sold; "
         "there are no invoice writes. Each read returns a fresh `pdfUrl`.",
@@ -37,7 +38,6 @@ from ..resources import INVOICE, InvoiceSummary
         filters=False,
     ),
 )
-@extend_schema(tags=["invoices"])
 class InvoiceViewSet(ResourceViewSet):
     """Invoices the service issued for what was sold (read-only)."""
 

@@ -35,6 +35,7 @@ def _transition(operation_id, summary, description, request=None):
 
 @crud_schema_view(
     "memberships",
+    tags=["memberships"],
     summaries={
         "create": "Sell a membership",
         "partial_update": "Set a membership's price and paid state",
@@ -74,7 +75,6 @@ def _transition(operation_id, summary, description, request=None):
         MembershipCancelSerializer,
     ),
 )
-@extend_schema(tags=["memberships"])
 class MembershipViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A contact's membership of a plan: seats and walk-ins are drawn from it."""
 

@@ -1,7 +1,6 @@
 """Message templates (CRUD) and message drafts (CRUD on drafts only). Nothing is ever sent through the API: a staff
 user sends a draft from the Django admin."""
 
-from drf_spectacular.utils import extend_schema
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -21,6 +20,7 @@ from .serializers import (
 
 @crud_schema_view(
     "templates",
+    tags=["templates"],
     descriptions={"destroy": "Messages drafted from it keep their text; their `templateId` becomes null."},
     summaries={
         "list": "List e-mail and SMS templates",
@@ -30,7 +30,6 @@ from .serializers import (
         "destroy": "Delete a template",
     },
 )
-@extend_schema(tags=["templates"])
 class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """E-mail and SMS templates: text with `{{ variable }}` placeholders, rendered in a sandbox."""
 
@@ -47,6 +46,7 @@ class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceM
 
 @crud_schema_view(
     "messages",
+    tags=["messages"],
     descriptions={"destroy": "Drafts only: 409 `INVALID_STATE_TRANSITION` otherwise."},
     summaries={
         "list": "List messages with their delivery status",
@@ -56,7 +56,6 @@ class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceM
         "destroy": "Delete a draft message",
     },
 )
-@extend_schema(tags=["messages"])
 class MessageViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """E-mail and SMS messages to contacts. The API prepares drafts only; a person sends a draft from the admin app,
     after which its `status` and `delivery` counts follow the send."""

@@ -22,6 +22,7 @@ from .serializers import (
 
 @crud_schema_view(
     "booking_policies",
+    tags=["booking-policies"],
     descriptions={"destroy": "409 `CONFLICT` for the default policy while other policies of its `appliesTo` remain."},
     duplicate=extend_schema(
         operation_id="booking_policies_duplicate",
@@ -31,7 +32,6 @@ from .serializers import (
         responses={201: BOOKING_POLICY.serializer},
     ),
 )
-@extend_schema(tags=["booking-policies"])
 class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Booking limits of areas, classes or instructors; exactly one default per `appliesTo`. Not enforced on
     API writes of bookings."""
@@ -58,8 +58,8 @@ class BookingPolicyViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyReso
 
 @crud_schema_view(
     "document_rules",
+    tags=["document-rules"],
 )
-@extend_schema(tags=["document-rules"])
 class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Rules on who must sign or accept documents. Not enforced on API writes."""
 

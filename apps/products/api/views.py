@@ -1,7 +1,7 @@
 """Products and product categories. No DELETE: a product is deactivated with `isActive: false`."""
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
@@ -20,6 +20,7 @@ LOCALE_PARAM = OpenApiParameter(
 
 @crud_schema_view(
     "products",
+    tags=["products"],
     summaries={
         "list": "List products (with their remaining stock)",
         "partial_update": "Update a product or adjust its stock",
@@ -32,7 +33,6 @@ LOCALE_PARAM = OpenApiParameter(
     },
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
-@extend_schema(tags=["products"])
 class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """Something sold over the counter, with its remaining stock."""
 
@@ -54,9 +54,9 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 
 @crud_schema_view(
     "product_categories",
+    tags=["products"],
     parameters={"list": [LOCALE_PARAM], "retrieve": [LOCALE_PARAM]},
 )
-@extend_schema(tags=["products"])
 class ProductCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """A grouping of products in the catalogue."""
 

@@ -33,6 +33,7 @@ SUMMARY_PARAMETERS = [
 
 @crud_schema_view(
     "transactions",
+    tags=["transactions"],
     summaries={
         "create": "Record revenue collected outside the service",
     },
@@ -69,7 +70,6 @@ SUMMARY_PARAMETERS = [
         },
     ),
 )
-@extend_schema(tags=["transactions"])
 class TransactionViewSet(CreateResourceMixin, ResourceViewSet):
     """What a payer owes for one thing ("charges" in the admin apps), outside revenue and its refunds."""
 

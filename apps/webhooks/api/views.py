@@ -40,6 +40,7 @@ FEED_LIMIT_MAX = 500
 
 @crud_schema_view(
     "webhooks",
+    tags=["webhooks"],
     summaries={
         "list": "List webhook subscriptions",
         "retrieve": "Get a webhook subscription",
@@ -83,7 +84,6 @@ FEED_LIMIT_MAX = 500
         },
     ),
 )
-@extend_schema(tags=["webhooks"])
 class WebhookViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):
     """Where the organization's events are delivered, signed (Standard Webhooks)."""
 
