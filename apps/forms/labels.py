@@ -54,7 +54,3 @@ LABELS = {
         },
     },
 }
-
-
-def labels_for(locale: str) -> dict:
-    return LABELS.get((locale or "en").split("-")[0], LABELS["en"])

@@ -20,12 +20,13 @@ from django.template.loader import render_to_string
 
 from apps.api import public_limits
 from apps.api.bodylimit import declared_length
+from apps.kernel.words import in_language
 from apps.organizations.choices import OrganizationStatus
 from apps.website.models import Website
 
 from . import csrf, services
 from .choices import QuestionType
-from .labels import labels_for
+from .labels import LABELS
 from .models import Form
 from .questions import field_name, read_answers
 from .resources import form_path, question_label, question_translation
@@ -54,7 +55,7 @@ def _message_page(locale: str, title: str, message: str, status: int) -> HttpRes
 
 
 def not_found(locale: str = "en") -> HttpResponse:
-    return _message_page(locale, "Not found", labels_for(locale)["not_found"], 404)
+    return _message_page(locale, "Not found", in_language(LABELS, locale)["not_found"], 404)
 
 
 class FormPage:
@@ -66,7 +67,7 @@ class FormPage:
         self.form = form
         self.organization = website.organization
         self.locale = locale
-        self.labels = labels_for(locale)
+        self.labels = in_language(LABELS, locale)
         path = form_path(form.slug, locale if not locale_from_query else None, self.organization.default_language)
         self.action = path + (f"?{urlencode({'locale': locale})}" if locale_from_query else "")
         self.confirmation = (

@@ -5,8 +5,8 @@ The language is `ui_locales` (OpenID's parameter, the first listed that the tabl
 """
 
 from apps.api.scopes import describe
-
-DEFAULT_LOCALE = "en"
+from apps.kernel import words
+from apps.kernel.words import DEFAULT_LOCALE
 
 LABELS = {
     "en": {
@@ -127,14 +127,8 @@ def page_locale(ui_locales: str | None, accept_language: str | None) -> str:
     return DEFAULT_LOCALE
 
 
-class Labels:
-    def __init__(self, locale: str):
-        self.locale = locale if locale in LABELS else DEFAULT_LOCALE
-        self.words = LABELS[self.locale]
-
-    def get(self, key: str, **values) -> str:
-        text = self.words.get(key) or LABELS[DEFAULT_LOCALE][key]
-        return text.format(**values) if values else text
+class Labels(words.Labels):
+    table = LABELS
 
     def scope(self, scope: str) -> str:
         """A scope in words: the registry's description, or in Spanish its action and resource."""

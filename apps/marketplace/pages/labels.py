@@ -7,9 +7,9 @@ files in the repository or `msgfmt` on the build machine. A language missing her
 import datetime as dt
 from decimal import Decimal
 
+from apps.kernel import words
 from apps.kernel.money import format_money
-
-DEFAULT_LOCALE = "en"
+from apps.kernel.words import DEFAULT_LOCALE
 
 LABELS = {
     "en": {
@@ -182,17 +182,10 @@ def page_locale(requested: str | None, default_language: str | None) -> str:
     return DEFAULT_LOCALE
 
 
-class Labels:
-    """The page's words in one language: `labels.get("rating", average=4.5, total=2)`; also usable from a
-    template as `labels.words.rating` for the labels without placeholders."""
+class Labels(words.Labels):
+    """The gym page's words in one language, with its dates."""
 
-    def __init__(self, locale: str):
-        self.locale = locale if locale in LABELS else DEFAULT_LOCALE
-        self.words = LABELS[self.locale]
-
-    def get(self, key: str, **values) -> str:
-        text = self.words.get(key) or LABELS[DEFAULT_LOCALE][key]
-        return text.format(**values) if values else text
+    table = LABELS
 
     def date(self, day: dt.date) -> str:
         """`Tuesday 3 March 2031` / `martes 3 de marzo de 2031`."""

@@ -23,12 +23,13 @@ from apps.api.validators import web_links
 from apps.content.choices import ContentItemType
 from apps.forms.public import form_route, serve_form_page
 from apps.kernel.money import format_money
+from apps.kernel.words import in_language
 from apps.organizations.choices import OrganizationStatus
 
 from ..links import page_path, read_preview_token, site_url
 from ..services import draft_snapshot
 from ..theme import seo_settings_of, styles_of
-from .labels import labels_for
+from .labels import LABELS
 from .live import LiveData, in_locale, public_content
 
 PUBLIC_CACHE = "public, max-age=60"
@@ -214,7 +215,7 @@ class SiteRenderer:
     def base_context(self, locale: str, live: LiveData, *, title: str, description, og_image, path_of) -> dict:
         """What every rendered page shares: head tags, theme, header, footer and the language switch.
         `path_of(language)` is the address of this same page in `language`."""
-        labels = labels_for(locale)
+        labels = in_language(LABELS, locale)
         layout = self.snapshot.get("layout") or {}
         header, footer = layout.get("header"), layout.get("footer")
         seo = seo_settings_of(self.snapshot.get("seoSettings"), self.website.name)
@@ -302,7 +303,7 @@ class SiteRenderer:
 
     def render_blog(self, locale: str) -> str:
         live = LiveData(self.website, self.layout_sections())
-        labels = labels_for(locale)
+        labels = in_language(LABELS, locale)
         context = self.base_context(
             locale,
             live,
