@@ -147,8 +147,8 @@ class OrganizationIdsField(serializers.ListField):
         return ids
 
 
-class StrictDecimalField(serializers.DecimalField):
-    """A JSON number (integer or float; no `"12.50"` or `true`), then DRF's digit and range checks."""
+class JsonNumberMixin:
+    """A JSON number (integer or float; no `"12.50"` or `true`), then the field's own checks."""
 
     default_error_messages = {"invalid": "Must be a number."}
 
@@ -156,6 +156,14 @@ class StrictDecimalField(serializers.DecimalField):
         if isinstance(data, bool) or not isinstance(data, int | float):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class StrictDecimalField(JsonNumberMixin, serializers.DecimalField):
+    """A JSON number, then DRF's digit and range checks."""
+
+
+class StrictFloatField(JsonNumberMixin, serializers.FloatField):
+    """A JSON number (no `"1.5"` or `true`)."""
 
 
 class StrictCharMixin:

@@ -23,13 +23,10 @@ def _default(value):
 def _stdlib_default(value):
     if isinstance(value, dt.datetime):
         return orjson.loads(orjson.dumps(value, option=OPTIONS))
-    if isinstance(value, Decimal):
-        return float(value)
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    if isinstance(value, set | frozenset | tuple):
-        return list(value)
-    return str(value)
+    try:
+        return _default(value)
+    except TypeError:
+        return str(value)
 
 
 def dumps(data) -> bytes:

@@ -47,40 +47,37 @@ def booked_contact_ids(occurrence_ids) -> list[int]:
     )
 
 
+def _notify_booked(organization, occurrences, kind: str, subject: str, lines: list[str], data: dict) -> None:
+    """Tell the people booked into `occurrences`, on every channel; nobody booked, nothing sent."""
+    contact_ids = booked_contact_ids(o.id for o in occurrences)
+    if contact_ids:
+        data = {"classIds": [o.id for o in occurrences], **data}
+        notify_contacts(organization, contact_ids, kind=kind, subject=subject, body="\n".join(lines), data=data)
+
+
 def notify_booked_of_change(organization, occurrences, changed: set[str]):
     """Tell the booked people of `occurrences` (active ones) about a schedule change, on every channel."""
     occurrences = [o for o in occurrences if o.status == ClassStatus.ACTIVE]
-    contact_ids = booked_contact_ids(o.id for o in occurrences)
-    if not contact_ids:
+    if not occurrences:
         return
     first = occurrences[0]
     lines = [f"Your class {first.name} has changed ({', '.join(sorted(changed))}). New schedule:"]
-    lines += schedule_lines(occurrences)
-    notify_contacts(
-        organization,
-        contact_ids,
-        kind="class.schedule_changed",
-        subject=f"Schedule change: {first.name}",
-        body="\n".join(lines),
-        data={"classIds": [o.id for o in occurrences], "changedFields": sorted(changed)},
+    subject = f"Schedule change: {first.name}"
+    data = {"changedFields": sorted(changed)}
+    _notify_booked(
+        organization, occurrences, "class.schedule_changed", subject, lines + schedule_lines(occurrences), data
     )
 
 
 def notify_booked_of_cancel(organization, occurrences, reason: str | None):
-    contact_ids = booked_contact_ids(o.id for o in occurrences)
-    if not contact_ids:
+    if not occurrences:
         return
     first = occurrences[0]
     lines = [f"Your class {first.name} has been cancelled:"] + [f"- {describe(o)}" for o in occurrences[:20]]
     if reason:
         lines.append(f"Reason: {reason}")
-    notify_contacts(
-        organization,
-        contact_ids,
-        kind="class.cancelled",
-        subject=f"Class cancelled: {first.name}",
-        body="\n".join(lines),
-        data={"classIds": [o.id for o in occurrences], "reason": reason},
+    _notify_booked(
+        organization, occurrences, "class.cancelled", f"Class cancelled: {first.name}", lines, {"reason": reason}
     )
 
 

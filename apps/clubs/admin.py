@@ -15,6 +15,7 @@ from apps.organizations.admin_scoping import (
     OrganizationScopedAdmin,
     OrganizationScopedForm,
     OrganizationScopedTabularInline,
+    SuperuserWritesAdminMixin,
     https_url_formfield,
 )
 
@@ -129,15 +130,6 @@ class ClubReviewAdmin(OrganizationScopedAdmin):
 
 
 @admin.register(Amenity)
-class AmenityAdmin(admin.ModelAdmin):
+class AmenityAdmin(SuperuserWritesAdminMixin, admin.ModelAdmin):
     list_display = ("code", "icon", "category")
     search_fields = ("code",)
-
-    def has_add_permission(self, request):
-        return request.user.is_superuser
-
-    def has_change_permission(self, request, obj=None):
-        return request.user.is_superuser
-
-    def has_delete_permission(self, request, obj=None):
-        return request.user.is_superuser

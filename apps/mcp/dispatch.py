@@ -56,6 +56,20 @@ def _bound(value):
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
+# The message of each JSON Schema keyword whose expected value reads as one number or text.
+MESSAGES = {
+    "minimum": "Must be at least {}.",
+    "maximum": "Must be at most {}.",
+    "exclusiveMinimum": "Must be greater than {}.",
+    "exclusiveMaximum": "Must be less than {}.",
+    "minLength": "Must have at least {} characters.",
+    "maxLength": "Must have at most {} characters.",
+    "minItems": "Must have at least {} items.",
+    "maxItems": "Must have at most {} items.",
+    "pattern": "Must match the pattern `{}`.",
+}
+
+
 def _message(error) -> str:
     kind, expected = error.validator, error.validator_value
     if kind == "type":
@@ -63,24 +77,8 @@ def _message(error) -> str:
         return "Must be of type " + " or ".join(k for k in kinds) + "."
     if kind == "enum":
         return "Must be one of: " + ", ".join("null" if v is None else str(v) for v in expected) + "."
-    if kind == "minimum":
-        return f"Must be at least {_bound(expected)}."
-    if kind == "maximum":
-        return f"Must be at most {_bound(expected)}."
-    if kind == "exclusiveMinimum":
-        return f"Must be greater than {_bound(expected)}."
-    if kind == "exclusiveMaximum":
-        return f"Must be less than {_bound(expected)}."
-    if kind == "minLength":
-        return f"Must have at least {expected} characters."
-    if kind == "maxLength":
-        return f"Must have at most {expected} characters."
-    if kind == "minItems":
-        return f"Must have at least {expected} items."
-    if kind == "maxItems":
-        return f"Must have at most {expected} items."
-    if kind == "pattern":
-        return f"Must match the pattern `{expected}`."
+    if kind in MESSAGES:
+        return MESSAGES[kind].format(_bound(expected))
     return error.message[:200]
 
 

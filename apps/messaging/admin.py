@@ -16,37 +16,35 @@ from .models import Message, MessageTemplate
 from .rendering import variables_of
 
 
-def _check_text_fields(form, cleaned):
+class TextForm(OrganizationScopedForm):
     """The API's text rules (e-mail subject, SMS length, sandboxed syntax) as form errors on their fields."""
-    channel, body = cleaned.get("channel"), cleaned.get("body")
-    if not channel or body is None:
-        return
-    try:
-        cleaned["subject"] = services.check_text(channel, cleaned.get("subject"), body, subject_sent=True)
-    except ValidationFailed as exc:
-        for field, errors in exc.details["fields"].items():
-            form.add_error(field if field in form.fields else None, errors)
+
+    def clean(self):
+        cleaned = super().clean()
+        channel, body = cleaned.get("channel"), cleaned.get("body")
+        if not channel or body is None:
+            return cleaned
+        try:
+            cleaned["subject"] = services.check_text(channel, cleaned.get("subject"), body, subject_sent=True)
+        except ValidationFailed as exc:
+            for field, errors in exc.details["fields"].items():
+                self.add_error(field if field in self.fields else None, errors)
+        return cleaned
 
 
-class MessageTemplateForm(OrganizationScopedForm):
+class MessageTemplateForm(TextForm):
     class Meta:
         model = MessageTemplate
         fields = "__all__"
 
-    def clean(self):
-        cleaned = super().clean()
-        _check_text_fields(self, cleaned)
-        return cleaned
 
-
-class MessageForm(OrganizationScopedForm):
+class MessageForm(TextForm):
     class Meta:
         model = Message
         fields = "__all__"
 
     def clean(self):
         cleaned = super().clean()
-        _check_text_fields(self, cleaned)
         organization, template = cleaned.get("organization"), cleaned.get("template")
         if template is not None and cleaned.get("channel") and template.channel != cleaned["channel"]:
             self.add_error("template", f"The template is for `{template.channel}`; the message is not.")

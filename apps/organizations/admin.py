@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from apps.api.scopes import ACTION_LABELS, WILDCARD
 
 from .admin_login import ThrottledAdminAuthenticationForm
+from .admin_scoping import SuperuserWritesAdminMixin
 from .models import TOKEN_PREFIX, ApiKey, Organization, StaffMembership, organizations_managed_by
 from .services import (
     check_can_issue_keys,
@@ -409,22 +410,13 @@ class OrganizationAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">Manage API keys</a>', url)
 
 
-class SuperuserOnlyAdminMixin:
+class SuperuserOnlyAdminMixin(SuperuserWritesAdminMixin):
     """Users and groups span every organization, and `change_user` could grant superuser status: superusers only."""
 
     def has_module_permission(self, request):
         return request.user.is_superuser
 
     def has_view_permission(self, request, obj=None):
-        return request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return request.user.is_superuser
-
-    def has_change_permission(self, request, obj=None):
-        return request.user.is_superuser
-
-    def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser
 
 

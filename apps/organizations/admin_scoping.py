@@ -115,13 +115,17 @@ class OrganizationScopingMixin:
     def get_queryset(self, request):
         return scope_to_user(super().get_queryset(request), request)
 
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+    def scope_choices(self, db_field, request, kwargs) -> None:
+        """The choices of a relation field: Django's own (ordering, `limit_choices_to`) limited to the user's rows."""
         if "queryset" not in kwargs:
             db = kwargs.get("using")
             queryset = self.get_field_queryset(db, db_field, request)
             if queryset is None:
                 queryset = db_field.remote_field.model._default_manager.using(db)
             kwargs["queryset"] = scope_to_user(queryset, request)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        self.scope_choices(db_field, request, kwargs)
         if "widget" not in kwargs and db_field.name in self.raw_id_fields:
             kwargs["widget"] = ScopedForeignKeyRawIdWidget(
                 db_field.remote_field, self.admin_site, choices=kwargs["queryset"], using=kwargs.get("using")
@@ -129,12 +133,7 @@ class OrganizationScopingMixin:
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if "queryset" not in kwargs:
-            db = kwargs.get("using")
-            queryset = self.get_field_queryset(db, db_field, request)
-            if queryset is None:
-                queryset = db_field.remote_field.model._default_manager.using(db)
-            kwargs["queryset"] = scope_to_user(queryset, request)
+        self.scope_choices(db_field, request, kwargs)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
@@ -178,3 +177,16 @@ class ViewOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class SuperuserWritesAdminMixin:
+    """Rows shared by every organization (the amenity catalogue): only a superuser adds, changes or deletes them."""
+
+    def has_add_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import StrictCharField, StrictIntegerField, StrictRegexField
+from apps.api.fields import StrictCharField, StrictFloatField, StrictIntegerField, StrictRegexField
 from apps.api.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 from .. import offers, search
@@ -12,17 +12,6 @@ from ..gazetteer import MAX_PLACE_LENGTH
 HHMM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 HHMM_MESSAGE = "Must be a time of day, HH:MM (00:00 to 23:59)."
 MAX_OFFSET = 1_000_000
-
-
-class StrictFloatField(serializers.FloatField):
-    """A JSON number (no `"1.5"` or `true`)."""
-
-    default_error_messages = {"invalid": "Must be a number."}
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class ClampedLimitMixin:
