@@ -25,10 +25,12 @@ authentication.
 
 import datetime as dt
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
+from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.views.decorators.csrf import csrf_exempt
@@ -349,14 +351,18 @@ class UpdateResourceMixin:
     write_serializer = None
     update_serializer = None  # the update body when it is not `write_serializer` made partial
     writes = Writes()
+    # True: the body is presented inside the update's transaction, under the row lock it took, so it shows what this
+    # request wrote (a product's stock), not a later concurrent write.
+    present_under_update_lock = False
 
     def update_object(self, instance, data: dict) -> None:
         (self.writes.update or records.update)(instance, data)
 
     def partial_update(self, request, *args, **kwargs):
-        instance = self.get_object()
-        self.update_object(instance, self.validated(self.update_serializer or self.write_serializer, partial=True))
-        return Response(self.present(instance.pk))
+        with transaction.atomic() if self.present_under_update_lock else nullcontext():
+            instance = self.get_object()
+            self.update_object(instance, self.validated(self.update_serializer or self.write_serializer, partial=True))
+            return Response(self.present(instance.pk))
 
 
 class DestroyResourceMixin:

@@ -344,31 +344,24 @@ class OrganizationAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke every invoice PDF and website preview link", permissions=["change"])
     def revoke_links(self, request, queryset):
-        count = revoke_signed_links(queryset)
-        self.message_user(
+        self.report(
             request,
-            ngettext(
-                "Every PDF and preview link of %d organization was revoked; new reads give fresh links.",
-                "Every PDF and preview link of %d organizations was revoked; new reads give fresh links.",
-                count,
-            )
-            % count,
-            messages.SUCCESS,
+            revoke_signed_links(queryset),
+            "Every PDF and preview link of %d organization was revoked; new reads give fresh links.",
+            "Every PDF and preview link of %d organizations was revoked; new reads give fresh links.",
         )
 
     @admin.action(description="Revoke every instructor calendar feed URL", permissions=["change"])
     def revoke_feeds(self, request, queryset):
-        count = revoke_calendar_feeds(queryset)
-        self.message_user(
+        self.report(
             request,
-            ngettext(
-                "Every calendar feed URL of %d organization was revoked; instructors subscribe to the new URL.",
-                "Every calendar feed URL of %d organizations was revoked; instructors subscribe to the new URL.",
-                count,
-            )
-            % count,
-            messages.SUCCESS,
+            revoke_calendar_feeds(queryset),
+            "Every calendar feed URL of %d organization was revoked; instructors subscribe to the new URL.",
+            "Every calendar feed URL of %d organizations was revoked; instructors subscribe to the new URL.",
         )
+
+    def report(self, request, count: int, singular: str, plural: str) -> None:
+        self.message_user(request, ngettext(singular, plural, count) % count, messages.SUCCESS)
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)

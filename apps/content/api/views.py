@@ -1,8 +1,6 @@
 """Content items (CRUD; `content:read` alone sees published items only) and the media library (CRUD; deletion
 needs `media:delete`)."""
 
-from django.db import transaction
-
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
@@ -44,6 +42,7 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
     write_serializer = ContentItemCreateSerializer
     update_serializer = ContentItemUpdateSerializer
     writes = Writes(update=services.update_content_item, delete=services.delete_content_item)
+    present_under_update_lock = True
 
     def base_queryset(self):
         """Without content:write, unpublished items do not exist for the caller (404, absent from lists)."""
@@ -55,11 +54,6 @@ class ContentItemViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
     def create_object(self, data):
         author_id = services.default_author_id(self.organization, self.credential)
         return services.create_content_item(self.organization, data, author_id=author_id)
-
-    def partial_update(self, request, *args, **kwargs):
-        # Presented under the row lock the update took: the body shows what this request wrote.
-        with transaction.atomic():
-            return super().partial_update(request, *args, **kwargs)
 
 
 @crud_schema_view(

@@ -1,7 +1,6 @@
 """Forms: public on the default website as soon as created or changed. No DELETE (405); answers never leave the
 admin."""
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter
 
 from apps.api.schema import crud_schema_view
@@ -51,7 +50,4 @@ class FormViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     update_serializer = FormUpdateSerializer
 
     writes = Writes(create=services.create_form, update=services.update_form)
-
-    def partial_update(self, request, *args, **kwargs):
-        with transaction.atomic():
-            return super().partial_update(request, *args, **kwargs)
+    present_under_update_lock = True

@@ -1,7 +1,6 @@
 """Message templates (CRUD) and message drafts (CRUD on drafts only). Nothing is ever sent through the API: a staff
 user sends a draft from the Django admin."""
 
-
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes

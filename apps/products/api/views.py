@@ -1,6 +1,5 @@
 """Products and product categories. No DELETE: a product is deactivated with `isActive: false`."""
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter
 
 from apps.api.schema import crud_schema_view
@@ -45,11 +44,7 @@ class ProductViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     update_serializer = ProductUpdateSerializer
 
     writes = Writes(create=services.create_product, update=services.update_product)
-
-    def partial_update(self, request, *args, **kwargs):
-        # Presented under the row lock the update took: the body shows the stock this request left, not a later one.
-        with transaction.atomic():
-            return super().partial_update(request, *args, **kwargs)
+    present_under_update_lock = True
 
 
 @crud_schema_view(
