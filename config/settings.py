@@ -37,8 +37,8 @@ WEBSITE_DOMAIN_TXT_RESOLVER = env("WEBSITE_DOMAIN_TXT_RESOLVER", default="apps.w
 # How long an offer search is reused for identical searches in the same minute; any write to bookings, blocks,
 # classes, courts, clubs, pricing rules or organizations invalidates it at once (apps/marketplace/freshness.py).
 MARKETPLACE_OFFERS_CACHE_SECONDS = env.int("MARKETPLACE_OFFERS_CACHE_SECONDS", default=30)
-# A list total of at least LIST_TOTAL_CACHE_ROWS is reused that many seconds by the process that counted it
-# (apps/api/pagination.py); 0 counts every page.
+# A list total of at least LIST_TOTAL_CACHE_ROWS is reused up to that many seconds by the process that counted it,
+# only while no write has committed since (apps/api/pagination.py); 0 counts every page.
 LIST_TOTAL_CACHE_ROWS = env.int("LIST_TOTAL_CACHE_ROWS", default=10_000)
 LIST_TOTAL_CACHE_SECONDS = env.int("LIST_TOTAL_CACHE_SECONDS", default=60)
 # The same for a rendered gym page (per query) and a club's classes.ics (apps/marketplace/pages/views.py).

@@ -119,6 +119,18 @@ def usable(model) -> bool:
     )
 
 
+def data_version(model) -> int | None:
+    """The data version now, when results about `model` computed in this request may be reused (a list's
+    total); None when they may not (see `usable`) or the version cannot be read."""
+    if not usable(model):
+        return None
+    try:
+        return cache.get(VERSION_KEY)
+    except Exception as exc:  # noqa: BLE001 - a cache outage only costs the reuse
+        logger.warning("Data version unavailable: %r", exc)
+        return None
+
+
 def _page_key(request) -> str:
     identity = f"{request.auth.key}\n{request.organization.pk}\n{request.get_full_path()}"
     return "api:page:" + hashlib.sha256(identity.encode()).hexdigest()

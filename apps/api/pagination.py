@@ -1,9 +1,10 @@
 """limit/offset pagination with the page body `{data, total, limit, offset}`.
 
-A large total is reused for a while: counting a million rows costs tens of milliseconds on every page, so a total
-of at least `LIST_TOTAL_CACHE_ROWS` is kept for `LIST_TOTAL_CACHE_SECONDS` by the process that counted it (keyed
-on the list's SQL and parameters), and may lag writes by that long (docs/decisions/scale.md). Smaller totals
-are always counted.
+A large total is reused while nothing has changed: counting a million rows costs tens of milliseconds on every
+page, so a total of at least `LIST_TOTAL_CACHE_ROWS` is kept for at most `LIST_TOTAL_CACHE_SECONDS` by the process
+that counted it (keyed on the list's SQL and parameters) with the data version it was counted at
+(`pagecache.data_version`, moved by every committed write), and served only while that version holds, so it never
+lags a write made through the application (docs/decisions/scale.md). Smaller totals are always counted.
 """
 
 import threading
@@ -14,6 +15,7 @@ from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
+from . import pagecache
 from .exceptions import ValidationFailed
 
 DEFAULT_LIMIT = 50
@@ -60,7 +62,7 @@ def parse_page_params(query_params) -> tuple[int, int]:
     return limit, offset
 
 
-_LARGE_TOTALS: dict[str, tuple[float, int]] = {}  # the list's SQL and parameters -> (expires at, total)
+_LARGE_TOTALS: dict[str, tuple[float, int, int]] = {}  # SQL and parameters -> (expires at, data version, total)
 _LARGE_TOTALS_KEPT = 1024
 _large_totals_lock = threading.Lock()
 
@@ -68,20 +70,22 @@ _large_totals_lock = threading.Lock()
 def list_total(queryset: QuerySet) -> int:
     """The number of rows of `queryset`, a large one reused for `LIST_TOTAL_CACHE_SECONDS`."""
     seconds = settings.LIST_TOTAL_CACHE_SECONDS
-    if seconds <= 0:
+    # Read before counting: a write committing during the count moves the version past the one stored with it.
+    version = pagecache.data_version(queryset.model) if seconds > 0 else None
+    if version is None:
         return queryset.count()
     sql, params = queryset.query.sql_with_params()
     key = f"{queryset.db}\n{sql}\n{params!r}"
     now = time.monotonic()
     kept = _LARGE_TOTALS.get(key)
-    if kept is not None and kept[0] > now:
-        return kept[1]
+    if kept is not None and kept[0] > now and kept[1] == version:
+        return kept[2]
     total = queryset.count()
     if total >= settings.LIST_TOTAL_CACHE_ROWS:
         with _large_totals_lock:
             if len(_LARGE_TOTALS) >= _LARGE_TOTALS_KEPT:
                 _LARGE_TOTALS.pop(next(iter(_LARGE_TOTALS)))
-            _LARGE_TOTALS[key] = (now + seconds, total)
+            _LARGE_TOTALS[key] = (now + seconds, version, total)
     return total
 
 

@@ -95,29 +95,40 @@ def fresh_totals():
     forget_large_totals()
 
 
+def count_queries(api, path) -> tuple[int, int]:
+    """(the page's total, how many COUNT queries answering it cost)."""
+    with CaptureQueriesContext(connection) as queries:
+        total = api.get(path).json()["total"]
+    return total, sum("COUNT(" in query["sql"].upper() for query in queries)
+
+
+# Committed writes move the data version a reused total is checked against: these tests commit (transactional_db).
+@pytest.mark.django_db(transaction=True)
 @override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=60)
-def test_a_large_total_is_reused_and_a_small_one_counted(api, rows, organization, fresh_totals):
-    assert api.get(PROBES).json()["total"] == 230
+def test_a_large_total_is_reused_until_a_write_commits_and_a_small_one_counted(api, rows, organization, fresh_totals):
+    assert count_queries(api, PROBES) == (230, 1)
+    assert count_queries(api, PROBES) == (230, 0)  # at least LIST_TOTAL_CACHE_ROWS: reused
+    assert count_queries(api, f"{PROBES}?limit=10") == (230, 0)  # the same list, another page size
     Contact.objects.create(organization=organization, first_name="New")
-    assert api.get(PROBES).json()["total"] == 230  # at least LIST_TOTAL_CACHE_ROWS: reused
-    assert api.get(f"{PROBES}?limit=10").json()["total"] == 230  # the same list, another page size
+    assert count_queries(api, PROBES) == (231, 1)  # a committed write: counted again, never stale
+    assert count_queries(api, PROBES) == (231, 0)
     Contact.objects.filter(pk__in=[r.pk for r in rows[:200]]).delete()
-    forget_large_totals()
-    assert api.get(PROBES).json()["total"] == 31  # below the threshold: counted every time
-    Contact.objects.create(organization=organization, first_name="Newer")
-    assert api.get(PROBES).json()["total"] == 32
+    assert count_queries(api, PROBES) == (31, 1)  # below the threshold: counted every time
+    assert count_queries(api, PROBES) == (31, 1)
 
 
+@pytest.mark.django_db(transaction=True)
 @override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=0)
 def test_large_totals_are_counted_every_time_when_the_cache_is_off(api, rows, organization, fresh_totals):
-    assert api.get(PROBES).json()["total"] == 230
-    Contact.objects.create(organization=organization, first_name="New")
-    assert api.get(PROBES).json()["total"] == 231
+    assert count_queries(api, PROBES) == (230, 1)
+    assert count_queries(api, PROBES) == (230, 1)
 
 
+@pytest.mark.django_db(transaction=True)
 @override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=60)
 def test_a_resource_list_reuses_its_large_total_too(api, rows, organization, fresh_totals):
-    assert api.get("/v1/platform/contacts?limit=1").json()["total"] == 230
+    assert count_queries(api, "/v1/platform/contacts?limit=1") == (230, 1)
+    assert count_queries(api, "/v1/platform/contacts?limit=2") == (230, 0)  # another page of the same list
     Contact.objects.create(organization=organization, first_name="New")
-    assert api.get("/v1/platform/contacts?limit=1").json()["total"] == 230
-    assert api.get("/v1/platform/contacts?limit=1&q=New").json()["total"] == 1  # another list: counted
+    assert count_queries(api, "/v1/platform/contacts?limit=3") == (231, 1)
+    assert count_queries(api, "/v1/platform/contacts?limit=1&q=New")[0] == 1  # another list: counted
