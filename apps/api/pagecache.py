@@ -16,7 +16,8 @@ connection sees rows no other can). A missing counter (flushed, evicted) restart
 so no old entry can match it again. Writes made outside the application's connections (psql, another program)
 are not seen: entries live at most `API_PAGE_CACHE_SECONDS`.
 
-Not cached: lists read from a replica (a lagging replica could store an old page under a new version), views with
+Not cached: without Redis (a per-process cache would let one process serve a page another process's write has
+outdated), lists read from a replica (a lagging replica could store an old page under a new version), views with
 `cache_pages = False` (bodies that depend on more than rows and `fresh_until`), and anything when the cache is
 unreachable (computed as without it).
 """
@@ -29,7 +30,8 @@ import time
 
 import orjson
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import DEFAULT_DB_ALIAS, router
 from django.db.backends.signals import connection_created
 from django.utils import timezone
@@ -111,9 +113,11 @@ def _has_uncommitted_writes() -> bool:
 
 
 def usable(model) -> bool:
-    """Whether pages of `model` may be served from or stored in the cache for this request."""
+    """Whether pages of `model` may be served from or stored in the cache for this request: only with a cache all
+    processes share (Redis), since the version a write moves must be the one every process reads."""
     return (
         settings.API_PAGE_CACHE_SECONDS > 0
+        and isinstance(caches["default"], RedisCache)
         and router.db_for_read(model) == DEFAULT_DB_ALIAS
         and not _has_uncommitted_writes()
     )

@@ -153,3 +153,8 @@ def test_if_none_match_answers_304_without_a_body(organization, client_for):
 )
 def test_statement_classification(sql, writes):
     assert pagecache.is_write(sql) is writes
+
+
+def test_no_page_is_kept_without_a_cache_every_process_shares():
+    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
+        assert not pagecache.usable(ClassOccurrence)
