@@ -82,11 +82,26 @@ def _message(error) -> str:
     return error.message[:200]
 
 
+def _reported(error):
+    """The errors to report for `error`: for a union ("null or an object"), every error of the branch that got
+    furthest into the value, not the union itself."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        branches: dict = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        best = max(branches.values(), key=lambda errors: max(len(e.absolute_path) for e in errors))
+        if max(len(e.absolute_path) for e in best) > len(error.absolute_path):
+            for sub in best:
+                yield from _reported(sub)
+            return
+    yield error
+
+
 def argument_errors(tool: Tool, arguments: dict) -> dict[str, list[str]]:
     """`{argument: [messages]}` for arguments that break the tool's `inputSchema` (nested ones named like REST
     names nested body fields: `recurrence.ends.type`, `instructorIds[0]`)."""
     fields: dict[str, list[str]] = {}
-    for error in tool.validator.iter_errors(arguments):
+    for error in (reported for found in tool.validator.iter_errors(arguments) for reported in _reported(found)):
         if error.validator == "required":
             missing = [
                 name
@@ -98,11 +113,6 @@ def argument_errors(tool: Tool, arguments: dict) -> dict[str, list[str]]:
                 if "This field is required." not in fields.setdefault(key, []):
                     fields[key].append("This field is required.")
             continue
-        if error.validator in ("anyOf", "oneOf") and error.context:
-            # "null or an object": report the branch that got furthest, not the union.
-            best = max(error.context, key=lambda e: len(e.absolute_path))
-            if len(best.absolute_path) > len(error.absolute_path):
-                error = best
         key = _path_name(error.absolute_path) or "nonFieldErrors"
         message = _message(error)
         if message not in fields.setdefault(key, []):
