@@ -67,6 +67,9 @@ def test_a_renewal_run_killed_with_its_worker_is_finished_once_by_the_next_worke
             proc.wait()
     # the killed run's transaction never committed: nothing was billed
     assert MembershipPeriod.objects.count() == periods
+    # A worker returns unacknowledged messages older than the visibility timeout when it starts consuming: on an
+    # idle machine the next worker can start before the killed worker's message is that old.
+    time.sleep(float(QUICK_REDELIVERY["CELERY_VISIBILITY_TIMEOUT_SECONDS"]) + 1)
     with real_worker(settings, "renewal-heir", env=QUICK_REDELIVERY) as proc:
         # no new task is queued: the killed worker's message comes back after the visibility timeout
         wait_until(lambda: MembershipPeriod.objects.count() >= periods + 2, proc, seconds=60)
