@@ -135,3 +135,42 @@ def test_contacts_search_reads_the_trigram_index(api, organization):
         cursor.execute("SET LOCAL enable_seqscan = off")
         plan = searched.explain()
     assert "contact_search_trgm" in plan, plan
+
+
+def _report_sql(api, organization, zone: str) -> str:
+    """The one query `GET /transactions/summary` over a year by month ran, on `zone`'s clock."""
+    from apps.transactions.models import Transaction
+
+    organization.timezone = zone
+    organization.save(update_fields=["timezone"])
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    Transaction.objects.bulk_create(
+        Transaction(organization=organization, type="charge", source_type="booking", description="Court",
+                    amount=10, occurred_at=start + dt.timedelta(hours=7 * i))
+        for i in range(1200)
+    )  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE transactions_transaction")
+        cursor.execute("ANALYZE transactions_revenuehour")
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get("/v1/platform/transactions/summary?startDate=2026-01-01&endDate=2026-12-31&groupBy=month")
+    assert response.status_code == 200 and response.json()["totals"]["count"] == 1200, response.content[:300]
+    found = [q["sql"] for q in captured if "transactions_revenuehour" in q["sql"]]
+    assert len(found) == 1, [q["sql"] for q in captured]
+    return found[0]
+
+
+def test_revenue_report_reads_the_hourly_sums_not_the_transactions(api, organization):
+    """On a clock a whole number of hours from UTC every hour of the year lies inside one month: the report sums
+    the hourly rows through their index and reads no transaction."""
+    plan = plan_of(_report_sql(api, organization, "Europe/Madrid"), disabled=("seqscan",))
+    assert "revenue_hour_org_hour" in plan, plan
+    assert "transactions_transaction" not in plan, plan
+
+
+def test_revenue_report_reads_transactions_only_in_the_hours_a_month_starts_inside(api, organization):
+    """On India's clock each month starts at half past an hour: those 13 hours are read from the transactions,
+    each an index range of the organization's `occurred_at`, the rest from the hourly sums."""
+    plan = plan_of(_report_sql(api, organization, "Asia/Kolkata"), disabled=("seqscan",))
+    assert "revenue_hour_org_hour" in plan, plan
+    assert "transaction_org_occurred" in plan and "Seq Scan" not in plan, plan

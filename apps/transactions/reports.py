@@ -8,22 +8,27 @@ its charge). `net` = `gross` − `refunded`. Sums are rounded half-up at the cur
 
 One query whatever the number of rows: sums per transaction type (and per day or revenue account when grouped),
 folded into the figures here; weeks and months are rolled up from the days (at most 367 day rows per type), so
-every grouping runs the same query. A year of 120k transactions: about 20 ms ungrouped, 60 ms by day, week or
-month (docs/benchmarks.md).
+every grouping runs the same query. On PostgreSQL the query reads the hourly sums (`RevenueHour`, kept exact by a
+trigger) for every UTC hour that lies inside one bucket of the report (one day, week or month on the report's
+clock, or the whole period), and the transactions themselves only in the hours a bucket's first instant cuts
+(`edge_hours`: none on a clock a whole number of hours from UTC; one per bucket on, say, India's): the same
+sums, from one row per hour and key instead of one per transaction (docs/decisions/scale.md).
 """
 
 import datetime as dt
 from decimal import Decimal
 
-from django.db.models import Count, DateField, Sum
+from django.db import connections
+from django.db.models import Count, DateField, Q, Sum
 from django.db.models.functions import Trunc
 
 from apps.api.presenters import number
 from apps.clubs.report_period import ReportPeriod
+from apps.kernel import clock
 from apps.kernel.money import currency_exponent, round_money
 
 from .choices import TransactionPaymentStatus, TransactionType
-from .models import Transaction
+from .models import RevenueHour, Transaction
 
 GROUP_BY = ("day", "week", "month", "revenueAccount")
 NO_REVENUE_ACCOUNT = "none"
@@ -35,6 +40,13 @@ SUMS = {
     "tax_sum": Sum("tax_amount"),
     "refunded_sum": Sum("refunded_amount"),
 }
+HOURLY_SUMS = {  # the same figures over `RevenueHour` rows, in the same order (the two are one UNION ALL)
+    "n": Sum("count"),
+    "amount_sum": Sum("amount"),
+    "tax_sum": Sum("tax_amount"),
+    "refunded_sum": Sum("refunded_amount"),
+}
+HOUR = dt.timedelta(hours=1)
 
 
 class Figures:
@@ -106,15 +118,52 @@ def _bucket_start(day: dt.date, group_by: str) -> dt.date:
     return day
 
 
+def _grouped(queryset, group_by: str | None, instant: str, sums: dict, zone):
+    """`queryset`'s sums per type, and per day (of the date-time field `instant`) or revenue account."""
+    if group_by == "revenueAccount":
+        return queryset.values("revenue_account_id", "type").annotate(**sums)
+    if group_by:
+        day = Trunc(instant, "day", output_field=DateField(), tzinfo=zone)
+        return queryset.annotate(day=day).values("day", "type").annotate(**sums)
+    return queryset.values("type").annotate(**sums)
+
+
+def edge_hours(period: ReportPeriod, group_by: str | None) -> list[dt.datetime]:
+    """The UTC hours that a bucket's first instant (or the period's end) falls inside of rather than on: their
+    transactions belong to two buckets (or lie partly outside the period), so the report reads them one by one."""
+    if group_by in ("day", "week", "month"):
+        starts = [period.start, *(day for day in _period_starts(period, group_by) if day > period.start)]
+        bounds = [clock.day_bounds(day, period.zone)[0] for day in starts] + [period.upper]
+    else:
+        bounds = [period.lower, period.upper]
+    hours = {bound.astimezone(dt.UTC).replace(minute=0, second=0, microsecond=0) for bound in bounds}
+    return sorted(hour for hour in hours if hour not in bounds)
+
+
+def reads_hourly_sums(database: str) -> bool:
+    """Whether `RevenueHour` is kept on `database`: by a PostgreSQL trigger only."""
+    return connections[database].vendor == "postgresql"
+
+
 def _sums(organization, period: ReportPeriod, group_by: str | None):
     """The one query: sums per type, and per day or revenue account when grouped."""
-    queryset = counted_transactions(organization, period)
-    if group_by == "revenueAccount":
-        return queryset.values("revenue_account_id", "type").annotate(**SUMS)
-    if group_by:
-        day = Trunc("occurred_at", "day", output_field=DateField(), tzinfo=period.zone)
-        return queryset.annotate(day=day).values("day", "type").annotate(**SUMS)
-    return queryset.values("type").annotate(**SUMS)
+    transactions = counted_transactions(organization, period)
+    if not reads_hourly_sums(transactions.db):
+        return _grouped(transactions, group_by, "occurred_at", SUMS, period.zone)
+    edges = edge_hours(period, group_by)
+    hours = RevenueHour.objects.filter(
+        organization_id=organization.id, hour__gte=period.lower, hour__lte=period.upper - HOUR
+    ).exclude(hour__in=edges)
+    if period.club_id is not None:
+        hours = hours.filter(club_id=period.club_id)
+    # A key's rows may sum to nothing (its transactions voided or moved): no group, as no transaction.
+    hourly = _grouped(hours, group_by, "hour", HOURLY_SUMS, period.zone).filter(n__gt=0)
+    if not edges:
+        return hourly
+    in_edges = Q()
+    for hour in edges:
+        in_edges |= Q(occurred_at__gte=max(hour, period.lower), occurred_at__lt=min(hour + HOUR, period.upper))
+    return hourly.union(_grouped(transactions.filter(in_edges), group_by, "occurred_at", SUMS, period.zone), all=True)
 
 
 def revenue_summary(organization, period: ReportPeriod, group_by: str | None = None) -> dict:
