@@ -155,17 +155,21 @@ class ServiceUnavailable(ApiError):
 LOST_CONNECTION_STATES = ("08", "57P01", "57P02", "57P03")
 
 
-def database_unreachable(exc) -> ServiceUnavailable | None:
-    """The 503 for a database that cannot be reached (down, restarting, connection cut), logged as an error without
-    a trace; None for any other failure, including a query's own (a timeout or a deadlock stays a 500)."""
+def lost_connection(exc) -> bool:
+    """Whether `exc` is the database being unreachable (down, restarting, connection cut), not a query's own
+    failure (a timeout or a deadlock)."""
     if isinstance(exc, InterfaceError):
-        lost = True
-    elif isinstance(exc, OperationalError):
+        return True
+    if isinstance(exc, OperationalError):
         state = getattr(exc.__cause__, "sqlstate", None)
-        lost = state is None or state.startswith(LOST_CONNECTION_STATES)
-    else:
-        lost = False
-    if not lost:
+        return state is None or state.startswith(LOST_CONNECTION_STATES)
+    return False
+
+
+def database_unreachable(exc) -> ServiceUnavailable | None:
+    """The 503 for a database that cannot be reached (`lost_connection`), logged as an error without a trace; None
+    for any other failure, including a query's own (a timeout or a deadlock stays a 500)."""
+    if not lost_connection(exc):
         return None
     logger.error("Database unreachable, answering 503: %r", exc)
     return ServiceUnavailable()

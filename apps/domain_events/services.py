@@ -13,6 +13,7 @@ import time
 import orjson
 from django.db import transaction
 
+from apps.api.exceptions import lost_connection
 from apps.api.renderers import dumps
 
 from .models import DomainEvent
@@ -55,16 +56,22 @@ def _payload(data):
 def _notify_subscribers(events):
     # Each handler on its own: one failing (logged) does not keep the others from running.
     for handler in _batch_subscribers:
-        try:
-            handler(events)
-        except Exception:
-            logger.exception("Domain event handler %r failed", handler)
+        _notify(handler, events)
     for event in events:
         for handler in _subscribers:
-            try:
-                handler(event)
-            except Exception:
-                logger.exception("Domain event handler %r failed", handler)
+            _notify(handler, event)
+
+
+def _notify(handler, argument) -> None:
+    try:
+        handler(argument)
+    except Exception as exc:
+        if not lost_connection(exc):
+            logger.exception("Domain event handler %r failed", handler)
+            return
+        # The database went away after the commit: the cause is outside the process (no trace); the events are
+        # stored, and the webhooks' beat sweep (`relay_missed`) relays them once it is back.
+        logger.error("Domain event handler %r: database unreachable: %r", handler, exc)
 
 
 def emit(organization, type: str, data, changed_fields=None):

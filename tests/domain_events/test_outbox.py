@@ -2,7 +2,9 @@
 
 import datetime as dt
 
+import psycopg
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 
 from apps.classes.models import ClassOccurrence
@@ -41,6 +43,24 @@ def test_a_failing_subscriber_does_not_fail_the_committed_write(api, monkeypatch
         body = create_contact(api)
     assert called == ["contact.created"]
     assert list(DomainEvent.objects.values_list("type", "data")) == [("contact.created", body)]
+
+
+def test_a_subscriber_that_loses_the_database_after_the_commit_logs_one_line_without_a_trace(
+    api, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
+    """A database outage right after the commit (the webhooks relay's own transaction meets it) is an outage, not a
+    bug: one ERROR line naming it, no trace; the event stays stored for the beat sweep."""
+
+    def cut_off(events):
+        raise OperationalError("server closed the connection unexpectedly") from psycopg.OperationalError("closed")
+
+    monkeypatch.setattr(services, "_batch_subscribers", [cut_off])
+    with django_capture_on_commit_callbacks(execute=True):
+        create_contact(api)
+    (record,) = [r for r in caplog.records if r.name == "apps.domain_events"]
+    assert record.levelname == "ERROR" and "database unreachable" in record.getMessage()
+    assert record.exc_info is None
+    assert DomainEvent.objects.filter(sequence__isnull=True).count() == 1
 
 
 def test_subscribers_are_called_only_after_commit(api, monkeypatch, django_capture_on_commit_callbacks):

@@ -74,9 +74,6 @@ def terminate_backends(application_name: str) -> int:
         return cursor.fetchone()[0]
 
 
-# Known intermittent failure: one of two idle fresh-clone runs logged an "Unhandled error" (a 500) during the cut,
-# outside the last 3,000 characters of the log this test prints. Kept running (non-strict xfail) until it is found.
-@pytest.mark.xfail(strict=False, reason="intermittent unhandled error during the outage: under investigation")
 def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a_restart(
     proxied_server, make_token, organization
 ):
@@ -135,7 +132,7 @@ def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a
             thread.join(timeout=30)
     assert not failures, failures
     statuses = {a[2] for a in answers}
-    assert statuses <= {200, 201, 503}, (statuses, server.log_text()[-3000:])
+    assert statuses <= {200, 201, 503}, (statuses, server.log_text())
     assert all(a[2] < 300 for a in answers if a[1] == "healthy"), "failures before the outage"
     unavailable = [a for a in answers if a[2] == 503]
     assert unavailable, "no request met the outage"
@@ -147,7 +144,7 @@ def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a
     assert len(recent) == 12 and all(status < 300 for status in recent), (
         recent,
         since_restore[-40:],
-        server.log_text()[-2000:],
+        server.log_text(),
     )
     assert ready_during == 503 and call(server.port, token, "GET", "/readyz")[0] == 200
     assert worker_pids(server.proc.pid) == workers  # the same processes: nothing was restarted
@@ -159,4 +156,5 @@ def test_an_outage_answers_503_in_the_envelope_and_the_workers_recover_without_a
     assert created <= stored <= created | refused
     log = server.log_text()
     assert "Database unreachable, answering 503" in log
-    assert "Unhandled error" not in log and "Traceback" not in log, log[-3000:]
+    # The whole log: the line that matters may be anywhere among hundreds of 503 lines.
+    assert "Unhandled error" not in log and "Traceback" not in log, log
