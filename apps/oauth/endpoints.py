@@ -6,6 +6,7 @@ string without control characters, and each client address gets 20 requests a mi
 writes nothing.
 """
 
+import functools
 import json
 import logging
 
@@ -130,12 +131,25 @@ def cors(view):
     return csrf_exempt(wrapped)
 
 
-def _only_post(request, error: str):
-    if request.method != "POST":
-        response = error_response(error, "Use POST.", status=405)
-        response["Allow"] = "POST"
-        return response
-    return None
+def post_endpoint(error: str):
+    """Every endpoint here: CORS, POST only (405), the body read by `read_body` (413, 429, 400) and handed to the
+    view as `(request, kind, body)`, and a BadRequest the view raises answered as the RFC error body `error`."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapped(request):
+            if request.method != "POST":
+                response = error_response(error, "Use POST.", status=405)
+                response["Allow"] = "POST"
+                return response
+            try:
+                return view(request, *read_body(request, error))
+            except BadRequest as exc:
+                return error_response(exc.error, exc.description, exc.status, exc.headers)
+
+        return cors(wrapped)
+
+    return decorate
 
 
 # --- registration --------------------------------------------------------------------------------------------
@@ -153,17 +167,10 @@ def _registration_data(kind, body) -> dict:
     return body
 
 
-@cors
-def register_view(request):
-    refused = _only_post(request, "invalid_client_metadata")
-    if refused:
-        return refused
+@post_endpoint("invalid_client_metadata")
+def register_view(request, kind, body):
     try:
-        kind, body = read_body(request, "invalid_client_metadata")
-        data = _registration_data(kind, body)
-        created = registration.register(data)
-    except BadRequest as exc:
-        return error_response(exc.error, exc.description, exc.status, exc.headers)
+        created = registration.register(_registration_data(kind, body))
     except registration.RegistrationError as exc:
         return error_response(exc.error, exc.description)
     response = JsonResponse(created, status=201)
@@ -230,29 +237,22 @@ def _run_oauthlib(request, params, create):
     return _oauthlib_response(headers, body, status)
 
 
-def _oauthlib_endpoint(request, required: str, answer: str):
-    """POST only, the body read as token parameters, `required` present, then oauthlib's `answer` method."""
-    refused = _only_post(request, "invalid_request")
-    if refused:
-        return refused
-    try:
-        kind, body = read_body(request, "invalid_request")
-        params = _token_params(kind, body)
-    except BadRequest as exc:
-        return error_response(exc.error, exc.description, exc.status, exc.headers)
+def _oauthlib_answer(request, kind, body, required: str, answer: str):
+    """The body read as token parameters, `required` present, then oauthlib's `answer` method."""
+    params = _token_params(kind, body)
     if required not in {key for key, _ in params}:
-        return error_response("invalid_request", f"{required} is required.")
+        raise BadRequest("invalid_request", f"{required} is required.")
     return _run_oauthlib(request, params, getattr(get_oauthlib_core(), answer))
 
 
-@cors
-def token_view(request):
-    return _oauthlib_endpoint(request, "grant_type", "create_token_response")
+@post_endpoint("invalid_request")
+def token_view(request, kind, body):
+    return _oauthlib_answer(request, kind, body, "grant_type", "create_token_response")
 
 
-@cors
-def revoke_view(request):
-    response = _oauthlib_endpoint(request, "token", "create_revocation_response")
+@post_endpoint("invalid_request")
+def revoke_view(request, kind, body):
+    response = _oauthlib_answer(request, kind, body, "token", "create_revocation_response")
     if response.status_code == 200:
         return JsonResponse({}, status=200)
     return response

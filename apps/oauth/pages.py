@@ -136,14 +136,22 @@ class AuthorizeView(View):
         )
         return _security_headers(response)
 
-    # --- GET: sign-in or consent ----------------------------------------------------------------------------
-    def get(self, request):
+    def answer_valid_request(self, request, answer):
+        """`answer(request, client, scopes, credentials, resources)` when the authorization request is valid; else
+        the error page (no client or redirect URI to answer) or the error redirect to the client."""
         try:
             client, scopes, credentials, resources = self.validate(request)
         except FatalRequest as error:
             return self.error_page(request, str(error))
         except OAuthToolkitError as error:
             return self.error_redirect(error)
+        return answer(request, client, scopes, credentials, resources)
+
+    # --- GET: sign-in or consent ----------------------------------------------------------------------------
+    def get(self, request):
+        return self.answer_valid_request(request, self.sign_in_or_consent)
+
+    def sign_in_or_consent(self, request, client, scopes, credentials, resources):
         if not request.user.is_authenticated:
             return self.sign_in_page(request, client, credentials, AuthenticationForm(request))
         return self.consent_or_refusal(request, client, scopes, credentials)
@@ -212,12 +220,9 @@ class AuthorizeView(View):
 
     # --- POST: sign in, or answer the consent ---------------------------------------------------------------
     def post(self, request):
-        try:
-            client, scopes, credentials, resources = self.validate(request)
-        except FatalRequest as error:
-            return self.error_page(request, str(error))
-        except OAuthToolkitError as error:
-            return self.error_redirect(error)
+        return self.answer_valid_request(request, self.answer_form)
+
+    def answer_form(self, request, client, scopes, credentials, resources):
         if request.POST.get("step") == "sign_in":
             return self.sign_in(request, client, credentials)
         if not request.user.is_authenticated:
