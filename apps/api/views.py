@@ -252,6 +252,7 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
     lookup_value_regex = r"[0-9]+"
     resource: Resource | None = None
     filterset_class = None
+    created_location: str | None = None  # a created row's `Location` when not under this path: "/v1/x/{pk}"
 
     def get_serializer_class(self):
         """The documented body of the resource (OpenAPI); bodies themselves are presented by the resource."""
@@ -279,11 +280,40 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
 
     def created(self, data, obj: Model | None = None, location: str | None = None) -> Response:
         response = Response(data, status=201)
-        if location is None and obj is not None:
+        if location is None and obj is not None and self.created_location:
+            location = self.created_location.format(pk=obj.pk)
+        elif location is None and obj is not None:
             location = f"{self.request.path.rstrip('/')}/{obj.pk}"
         if location:
             response["Location"] = location
         return response
+
+
+class ParentPathMixin:
+    """A collection under a parent row of the path (`/classes/{id}/bookings`): the parent is the organization's row
+    of `parent_model` that `parent_kwarg` names, read once a request (404 otherwise, before any answer about the
+    body); the collection holds the rows whose `parent_field` is that parent."""
+
+    parent_model: type[Model]
+    parent_field: str
+    parent_kwarg = "id"
+
+    def parent_queryset(self) -> QuerySet:
+        return self.parent_model.objects.filter(organization=self.organization)
+
+    def get_parent(self) -> Model:
+        if not hasattr(self, "_parent"):
+            self._parent = self.parent_queryset().filter(pk=self.kwargs[self.parent_kwarg]).first()
+        if self._parent is None:
+            raise NotFound()
+        return self._parent
+
+    def get_queryset(self):
+        return super().get_queryset().filter(**{self.parent_field: self.get_parent()})
+
+    def check_path_objects(self):
+        self.get_parent()
+        super().check_path_objects()
 
 
 class ListResourceMixin:

@@ -257,6 +257,7 @@ BOOKING = BookingResource()
 CLASS_BOOKING = ClassBookingResource()
 WAITLIST_ENTRY = WaitlistEntryResource()
 CHECK_IN = CheckInResource()
+BOOKING_LOCATION = "/v1/platform/bookings/{pk}"  # where a booking lives, whichever collection created it
 
 
 def event_context(organization) -> PresentContext:

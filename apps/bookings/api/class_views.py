@@ -3,11 +3,18 @@ service, present."""
 
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from apps.api.exceptions import NotFound
-from apps.api.views import MAX_DB_ID, ListResourceMixin, PlatformViewSet, ResourceViewSet
+from apps.api.ratelimit import BOOK_INTO_CLASS
+from apps.api.views import (
+    CreateResourceMixin,
+    DestroyResourceMixin,
+    ListResourceMixin,
+    ParentPathMixin,
+    PlatformViewSet,
+    ResourceViewSet,
+    Writes,
+)
 from apps.classes.models import ClassOccurrence
 
 from .. import checkins as checkin_services
@@ -15,7 +22,7 @@ from .. import class_services
 from ..choices import BookingType
 from ..filters import CheckInFilterSet, RosterFilterSet, WaitlistFilterSet
 from ..models import Booking, CheckIn, WaitlistEntry
-from ..resources import CHECK_IN, CLASS_BOOKING, WAITLIST_ENTRY
+from ..resources import BOOKING_LOCATION, CHECK_IN, CLASS_BOOKING, WAITLIST_ENTRY
 from .class_serializers import (
     CheckInCreateSerializer,
     ClassBookingCreateSerializer,
@@ -23,35 +30,17 @@ from .class_serializers import (
     WaitlistPromoteSerializer,
 )
 
-BOOK_INTO_CLASS = "book-into-class"
-
 CONFLICT = OpenApiResponse(description="Business rule conflict (`code` names which).")
 
 
-def _path_id(value) -> int:
-    value = int(value)
-    if value > MAX_DB_ID:
-        raise NotFound()
-    return value
+class ClassPathMixin(ParentPathMixin):
+    """`{id}` of `/classes/{id}/...`: an occurrence of the caller's organization (else 404)."""
 
+    parent_model = ClassOccurrence
+    parent_field = "class_occurrence"
 
-class ClassPathMixin:
-    """Resolves `{id}` of `/classes/{id}/...` to an occurrence of the caller's organization (else 404)."""
-
-    def get_occurrence(self) -> ClassOccurrence:
-        occurrence = (
-            ClassOccurrence.objects.select_related("club", "class_type")
-            .filter(organization=self.organization, pk=_path_id(self.kwargs["id"]))
-            .first()
-        )
-        if occurrence is None:
-            raise NotFound()
-        return occurrence
-
-    def check_path_objects(self):
-        occurrence = self.get_occurrence()
-        if "entryId" in self.kwargs:
-            self.get_entry(occurrence)
+    def parent_queryset(self):
+        return super().parent_queryset().select_related("club", "class_type")
 
 
 @extend_schema_view(
@@ -63,8 +52,17 @@ class ClassPathMixin:
         responses={200: CLASS_BOOKING.serializer},
         tags=["class bookings"],
     ),
+    create=extend_schema(
+        operation_id="class_bookings_create",
+        summary="Book a customer into the class",
+        description="One person per call. With `membershipId` the seat is drawn from the membership (`entranceMethod: "
+        "membership`, payment `no_charge`); otherwise `direct_payment`, payment `unpaid` (or `no_charge` when the "
+        "class is free). 409: CLASS_FULL, CLASS_CANCELLED, ALREADY_BOOKED, MEMBERSHIP_NOT_VALID.",
+        responses={201: CLASS_BOOKING.serializer, 409: CONFLICT},
+        tags=["class bookings"],
+    ),
 )
-class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
+class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, CreateResourceMixin, PlatformViewSet):
     """The roster of a class occurrence and booking a customer into it."""
 
     queryset = Booking.objects.all()
@@ -73,37 +71,13 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     required_scopes = {"list": "bookings:read", "create": "bookings:write"}
     rate_buckets = {"create": BOOK_INTO_CLASS}
     write_serializer = ClassBookingCreateSerializer
+    created_location = BOOKING_LOCATION
 
     def base_queryset(self):
         return Booking.objects.filter(type=BookingType.CLASS)
 
-    def get_queryset(self):
-        return super().get_queryset().filter(class_occurrence=self.get_occurrence())
-
-    @extend_schema(
-        operation_id="class_bookings_create",
-        summary="Book a customer into the class",
-        description="One person per call. With `membershipId` the seat is drawn from the membership (`entranceMethod: "
-        "membership`, payment `no_charge`); otherwise `direct_payment`, payment `unpaid` (or `no_charge` when the "
-        "class is free). 409: CLASS_FULL, CLASS_CANCELLED, ALREADY_BOOKED, MEMBERSHIP_NOT_VALID.",
-        responses={201: CLASS_BOOKING.serializer, 409: CONFLICT},
-        tags=["class bookings"],
-    )
-    def create(self, request, id):
-        occurrence = self.get_occurrence()
-        data = self.validated(self.write_serializer)
-        booking = class_services.book_into_class(
-            organization=self.organization,
-            occurrence=occurrence,
-            contact=data["contact"],
-            membership=data.get("membership"),
-            status=data["status"],
-            notes=data.get("notes"),
-            source="api",
-            notify_customer=data["notify_customer"],
-        )
-        body = CLASS_BOOKING.get(Booking.objects.all(), booking.pk, self.present_context())
-        return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
+    def create_object(self, data):
+        return class_services.book_into_class(organization=self.organization, occurrence=self.get_parent(), **data)
 
 
 @extend_schema_view(
@@ -114,13 +88,30 @@ class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         responses={200: WAITLIST_ENTRY.serializer},
         tags=["class bookings"],
     ),
+    create=extend_schema(
+        operation_id="class_waitlist_create",
+        summary="Join the class waitlist",
+        description="409: WAITLIST_NOT_ALLOWED, CLASS_NOT_FULL, CLASS_CANCELLED, ALREADY_BOOKED, ALREADY_ON_WAITLIST.",
+        responses={201: WAITLIST_ENTRY.serializer, 409: CONFLICT},
+        tags=["class bookings"],
+    ),
+    destroy=extend_schema(
+        operation_id="class_waitlist_delete",
+        summary="Remove a waitlist entry",
+        description="The entry's status becomes `removed`. Only pending or notified entries can be removed.",
+        responses={204: None, 409: CONFLICT},
+        tags=["class bookings"],
+    ),
 )
-class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
+class ClassWaitlistViewSet(
+    ClassPathMixin, ListResourceMixin, CreateResourceMixin, DestroyResourceMixin, PlatformViewSet
+):
     """The waitlist of a class occurrence: list, join, promote, remove."""
 
     queryset = WaitlistEntry.objects.all()
     resource = WAITLIST_ENTRY
     filterset_class = WaitlistFilterSet
+    lookup_url_kwarg = "entryId"
     required_scopes = {
         "list": "bookings:read",
         "create": "bookings:write",
@@ -129,38 +120,10 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
     }
     rate_buckets = {"promote": BOOK_INTO_CLASS}
     write_serializer = WaitlistJoinSerializer
+    writes = Writes(delete=class_services.remove_waitlist_entry)
 
-    def base_queryset(self):
-        return WaitlistEntry.objects.all()
-
-    def get_queryset(self):
-        if self.action == "list":
-            return super().get_queryset().filter(class_occurrence=self.get_occurrence())
-        return super().get_queryset()
-
-    def get_entry(self, occurrence) -> WaitlistEntry:
-        entry = self.get_queryset().filter(class_occurrence=occurrence, pk=_path_id(self.kwargs["entryId"])).first()
-        if entry is None:
-            raise NotFound()
-        return entry
-
-    @extend_schema(
-        operation_id="class_waitlist_create",
-        summary="Join the class waitlist",
-        description="409: WAITLIST_NOT_ALLOWED, CLASS_NOT_FULL, CLASS_CANCELLED, ALREADY_BOOKED, ALREADY_ON_WAITLIST.",
-        responses={201: WAITLIST_ENTRY.serializer, 409: CONFLICT},
-        tags=["class bookings"],
-    )
-    def create(self, request, id):
-        occurrence = self.get_occurrence()
-        validated_data = self.validated(self.write_serializer)
-        entry = class_services.join_waitlist(
-            organization=self.organization,
-            occurrence=occurrence,
-            contact=validated_data["contact"],
-            notes=validated_data.get("notes"),
-        )
-        return self.created(WAITLIST_ENTRY.get(WaitlistEntry.objects.all(), entry.pk, self.present_context()), entry)
+    def create_object(self, data):
+        return class_services.join_waitlist(organization=self.organization, occurrence=self.get_parent(), **data)
 
     @extend_schema(
         operation_id="class_waitlist_promote",
@@ -171,8 +134,7 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
         tags=["class bookings"],
     )
     def promote(self, request, id, entryId):
-        occurrence = self.get_occurrence()
-        entry = self.get_entry(occurrence)
+        entry = self.get_object()
         serializer = WaitlistPromoteSerializer(data=request.data or {}, context={"request": request})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -180,19 +142,7 @@ class ClassWaitlistViewSet(ClassPathMixin, ListResourceMixin, PlatformViewSet):
             entry, membership=data.get("membership"), notes=data.get("notes"), notify_customer=data["notify_customer"]
         )
         body = CLASS_BOOKING.get(Booking.objects.all(), booking.pk, self.present_context())
-        return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
-
-    @extend_schema(
-        operation_id="class_waitlist_delete",
-        summary="Remove a waitlist entry",
-        description="The entry's status becomes `removed`. Only pending or notified entries can be removed.",
-        responses={204: None, 409: CONFLICT},
-        tags=["class bookings"],
-    )
-    def destroy(self, request, id, entryId):
-        occurrence = self.get_occurrence()
-        class_services.remove_waitlist_entry(self.get_entry(occurrence))
-        return Response(status=204)
+        return self.created(body, location=BOOKING_LOCATION.format(pk=booking.pk))
 
 
 @extend_schema_view(

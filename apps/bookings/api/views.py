@@ -1,7 +1,6 @@
 """Bookings (any type), area/court booking writes, players, and the channel integration."""
 
 import orjson
-from django.http import Http404
 from django.urls import path, re_path
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.decorators import action
@@ -16,6 +15,7 @@ from apps.api.views import (
     CreateResourceMixin,
     DestroyResourceMixin,
     ListResourceMixin,
+    ParentPathMixin,
     PlatformAPIView,
     PlatformViewSet,
     ResourceViewSet,
@@ -25,7 +25,7 @@ from .. import channel, services
 from ..choices import BookingStatus, BookingType
 from ..filters import BookingFilterSet, PlayerFilterSet
 from ..models import Booking, Player
-from ..resources import BOOKING, PLAYER
+from ..resources import BOOKING, BOOKING_LOCATION, PLAYER
 from .serializers import (
     AreaBookingCreateSerializer,
     BookingUpdateSerializer,
@@ -147,7 +147,9 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         tags=["bookings"],
     ),
 )
-class BookingPlayerViewSet(ListResourceMixin, CreateResourceMixin, DestroyResourceMixin, PlatformViewSet):
+class BookingPlayerViewSet(
+    ParentPathMixin, ListResourceMixin, CreateResourceMixin, DestroyResourceMixin, PlatformViewSet
+):
     """Participants of an area booking. The organizer (the booking's contact) cannot be removed."""
 
     queryset = Player.objects.all()
@@ -158,26 +160,14 @@ class BookingPlayerViewSet(ListResourceMixin, CreateResourceMixin, DestroyResour
     rate_buckets = {"create": BOOKING_WRITES, "destroy": BOOKING_WRITES}
     write_serializer = PlayerInputSerializer
 
-    def get_booking(self):
-        if not hasattr(self, "_booking"):
-            booking_id = int(self.kwargs["id"])
-            self._booking = Booking.objects.filter(organization=self.organization, pk=booking_id).first()
-            if self._booking is None:
-                raise Http404
-        return self._booking
-
-    def base_queryset(self):
-        return Player.objects.filter(booking=self.get_booking())
-
-    def check_path_objects(self):
-        self.get_booking()
-        super().check_path_objects()
+    parent_model = Booking
+    parent_field = "booking"
 
     def create_object(self, data):
-        return services.add_player(self.get_booking(), **data, match_emails=self.credential.has_scope("contacts:read"))
+        return services.add_player(self.get_parent(), **data, match_emails=self.credential.has_scope("contacts:read"))
 
     def destroy_object(self, player):
-        services.remove_player(self.get_booking(), player)
+        services.remove_player(self.get_parent(), player)
 
 
 # --- channel integration --------------------------------------------------------------------------------------
@@ -231,7 +221,7 @@ class ChannelBookingCreateView(ChannelBookingMixin, PlatformAPIView):
             self.organization, dict(validated_data), match_emails=self.credential.has_scope("contacts:read")
         )
         response = Response(self.booking_body(booking.pk), status=201)
-        response["Location"] = f"/v1/platform/bookings/{booking.pk}"
+        response["Location"] = BOOKING_LOCATION.format(pk=booking.pk)
         return response
 
 

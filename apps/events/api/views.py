@@ -7,15 +7,14 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from apps.api.exceptions import NotFound
 from apps.api.ratelimit import BOOKING_WRITES
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import (
-    MAX_DB_ID,
     CreateResourceMixin,
     DestroyResourceMixin,
     ListResourceMixin,
+    ParentPathMixin,
     PlatformViewSet,
     ResourceViewSet,
     UpdateResourceMixin,
@@ -23,7 +22,7 @@ from apps.api.views import (
 )
 from apps.bookings.choices import BookingType
 from apps.bookings.models import Booking
-from apps.bookings.resources import BOOKING
+from apps.bookings.resources import BOOKING, BOOKING_LOCATION
 
 from .. import services
 from ..filters import EventBookingFilterSet, EventFilterSet
@@ -144,36 +143,7 @@ class EventViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixi
         responses={200: BOOKING.serializer},
         tags=["events"],
     ),
-)
-class EventBookingViewSet(ListResourceMixin, PlatformViewSet):
-    """The bookings of one event, and booking a person onto it."""
-
-    queryset = Booking.objects.all()
-    resource = BOOKING
-    filterset_class = EventBookingFilterSet
-    required_scopes = {"list": "bookings:read", "create": "bookings:write"}
-    rate_buckets = {"create": BOOKING_WRITES}
-    write_serializer = EventBookingCreateSerializer
-
-    def get_event(self) -> Event:
-        event_id = int(self.kwargs["id"])
-        event = None
-        if event_id <= MAX_DB_ID:
-            event = Event.objects.filter(organization=self.organization, pk=event_id).first()
-        if event is None:
-            raise NotFound()
-        return event
-
-    def check_path_objects(self):
-        self.get_event()
-
-    def base_queryset(self):
-        return Booking.objects.filter(type=BookingType.EVENT)
-
-    def get_queryset(self):
-        return super().get_queryset().filter(event=self.get_event())
-
-    @extend_schema(
+    create=extend_schema(
         operation_id="event_bookings_create",
         summary="Book a person onto the event",
         description="One person per call, on one of the event's tickets, onto a `published` event. The booking is "
@@ -184,19 +154,32 @@ class EventBookingViewSet(ListResourceMixin, PlatformViewSet):
         "`POST /bookings/{id}/cancel`, which frees the ticket.",
         responses={201: BOOKING.serializer, 409: OpenApiResponse(ERROR, "Business rule conflict (`code`).")},
         tags=["events"],
-    )
-    def create(self, request, id):
-        event = self.get_event()
-        data = self.validated(self.write_serializer)
-        booking = services.book_event(
+    ),
+)
+class EventBookingViewSet(ParentPathMixin, ListResourceMixin, CreateResourceMixin, PlatformViewSet):
+    """The bookings of one event, and booking a person onto it."""
+
+    queryset = Booking.objects.all()
+    resource = BOOKING
+    filterset_class = EventBookingFilterSet
+    required_scopes = {"list": "bookings:read", "create": "bookings:write"}
+    rate_buckets = {"create": BOOKING_WRITES}
+    write_serializer = EventBookingCreateSerializer
+    created_location = BOOKING_LOCATION
+    parent_model = Event
+    parent_field = "event"
+
+    def base_queryset(self):
+        return Booking.objects.filter(type=BookingType.EVENT)
+
+    def create_object(self, data):
+        return services.book_event(
             organization=self.organization,
-            event=event,
+            event=self.get_parent(),
             contact=data["contact"],
             ticket_id=data["ticket_id"],
             notes=data.get("notes"),
         )
-        body = BOOKING.get(Booking.objects.all(), booking.pk, self.present_context())
-        return self.created(body, location=f"/v1/platform/bookings/{booking.pk}")
 
 
 router = SimpleRouter(trailing_slash=False)
