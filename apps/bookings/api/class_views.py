@@ -29,6 +29,7 @@ from .class_serializers import (
     WaitlistJoinSerializer,
     WaitlistPromoteSerializer,
 )
+from .views import BookingsOfParentMixin
 
 CONFLICT = OpenApiResponse(description="Business rule conflict (`code` names which).")
 
@@ -62,19 +63,14 @@ class ClassPathMixin(ParentPathMixin):
         tags=["class bookings"],
     ),
 )
-class ClassRosterViewSet(ClassPathMixin, ListResourceMixin, CreateResourceMixin, PlatformViewSet):
+class ClassRosterViewSet(ClassPathMixin, BookingsOfParentMixin, PlatformViewSet):
     """The roster of a class occurrence and booking a customer into it."""
 
-    queryset = Booking.objects.all()
+    booking_type = BookingType.CLASS
     resource = CLASS_BOOKING
     filterset_class = RosterFilterSet
-    required_scopes = {"list": "bookings:read", "create": "bookings:write"}
     rate_buckets = {"create": BOOK_INTO_CLASS}
     write_serializer = ClassBookingCreateSerializer
-    created_location = BOOKING_LOCATION
-
-    def base_queryset(self):
-        return Booking.objects.filter(type=BookingType.CLASS)
 
     def create_object(self, data):
         return class_services.book_into_class(organization=self.organization, occurrence=self.get_parent(), **data)

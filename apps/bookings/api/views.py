@@ -45,6 +45,20 @@ class BookingPresenterMixin:
         return BOOKING.get(queryset, booking_id, PresentContext.for_request(self.request))
 
 
+class BookingsOfParentMixin(ParentPathMixin, ListResourceMixin, CreateResourceMixin):
+    """The bookings of one class or event (`/classes/{id}/bookings`, `/events/{id}/bookings`): those of
+    `booking_type` under the path's parent, listed, and one person booked per call by `create_object`; the new
+    booking's `Location` is its own `/bookings/{id}`."""
+
+    queryset = Booking.objects.all()
+    booking_type: str
+    required_scopes = {"list": "bookings:read", "create": "bookings:write"}
+    created_location = BOOKING_LOCATION
+
+    def base_queryset(self):
+        return Booking.objects.filter(type=self.booking_type)
+
+
 def cancel_as_asked(booking, data, source="api"):
     """Cancel `booking` with a validated `CancelSerializer` body."""
     services.cancel_booking(

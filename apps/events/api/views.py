@@ -13,16 +13,14 @@ from apps.api.scopes import crud_scopes
 from apps.api.views import (
     CreateResourceMixin,
     DestroyResourceMixin,
-    ListResourceMixin,
-    ParentPathMixin,
     PlatformViewSet,
     ResourceViewSet,
     UpdateResourceMixin,
     Writes,
 )
+from apps.bookings.api.views import BookingsOfParentMixin
 from apps.bookings.choices import BookingType
-from apps.bookings.models import Booking
-from apps.bookings.resources import BOOKING, BOOKING_LOCATION
+from apps.bookings.resources import BOOKING
 
 from .. import services
 from ..filters import EventBookingFilterSet, EventFilterSet
@@ -156,21 +154,16 @@ class EventViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixi
         tags=["events"],
     ),
 )
-class EventBookingViewSet(ParentPathMixin, ListResourceMixin, CreateResourceMixin, PlatformViewSet):
+class EventBookingViewSet(BookingsOfParentMixin, PlatformViewSet):
     """The bookings of one event, and booking a person onto it."""
 
-    queryset = Booking.objects.all()
-    resource = BOOKING
-    filterset_class = EventBookingFilterSet
-    required_scopes = {"list": "bookings:read", "create": "bookings:write"}
-    rate_buckets = {"create": BOOKING_WRITES}
-    write_serializer = EventBookingCreateSerializer
-    created_location = BOOKING_LOCATION
     parent_model = Event
     parent_field = "event"
-
-    def base_queryset(self):
-        return Booking.objects.filter(type=BookingType.EVENT)
+    booking_type = BookingType.EVENT
+    resource = BOOKING
+    filterset_class = EventBookingFilterSet
+    rate_buckets = {"create": BOOKING_WRITES}
+    write_serializer = EventBookingCreateSerializer
 
     def create_object(self, data):
         return services.book_event(
