@@ -1,6 +1,7 @@
 """Channel integration: a partner booking platform syncs its bookings by (externalSource, externalId).
 
-Create (area or class), read, cancel and payment reports. Channel-created bookings carry `source: channel`.
+Create (area or class) and lookup by external id; cancel and payment reports call the booking services on the
+booking found. Channel-created bookings carry `source: channel`.
 """
 
 from django.db import IntegrityError, transaction
@@ -11,25 +12,22 @@ from apps.contacts.services import find_or_create_contact
 from .choices import BookingType
 from .class_services import book_into_class
 from .models import Booking
-from .payments import apply_payment_report
-from .services import cancel_booking, create_area_booking
+from .services import create_area_booking
+
+
+def _channel_bookings(organization, external_source, external_id):
+    return Booking.objects.filter(organization=organization, external_source=external_source, external_id=external_id)
 
 
 def get_channel_booking(organization, external_source, external_id) -> Booking:
-    booking = Booking.objects.filter(
-        organization=organization, external_source=external_source, external_id=external_id
-    ).first()
+    booking = _channel_bookings(organization, external_source, external_id).first()
     if booking is None:
         raise NotFound()
     return booking
 
 
 def _existing(organization, external_source, external_id):
-    return (
-        Booking.objects.filter(organization=organization, external_source=external_source, external_id=external_id)
-        .values_list("pk", flat=True)
-        .first()
-    )
+    return _channel_bookings(organization, external_source, external_id).values_list("pk", flat=True).first()
 
 
 def _duplicate(existing_id):
@@ -92,13 +90,3 @@ def create_channel_booking(organization, data: dict, *, match_emails=True) -> Bo
             raise _duplicate(existing_id)
         raise
     return booking
-
-
-def cancel_channel_booking(organization, external_source, external_id, *, reason=None, notify_customer=False):
-    booking = get_channel_booking(organization, external_source, external_id)
-    return cancel_booking(booking, reason=reason, notify_customer=notify_customer, source="channel")
-
-
-def report_channel_payment(organization, external_source, external_id, payment: dict) -> Booking:
-    booking = get_channel_booking(organization, external_source, external_id)
-    return apply_payment_report(booking, **payment)

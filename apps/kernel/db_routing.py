@@ -55,12 +55,6 @@ def read_from_replica(read_only: bool = False) -> None:
         scope.pinned = False
 
 
-def pin_to_primary() -> None:
-    scope = _scope.get()
-    if scope is not None:
-        scope.pinned = True
-
-
 def _in_transaction() -> bool:
     """An atomic block of the code on the primary (a test case's wrapping blocks do not count)."""
     return any(not getattr(block, "_from_testcase", False) for block in connections[DEFAULT_DB_ALIAS].atomic_blocks)

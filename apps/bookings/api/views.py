@@ -19,10 +19,11 @@ from apps.api.views import (
     PlatformAPIView,
     PlatformViewSet,
     ResourceViewSet,
+    UpdateResourceMixin,
 )
 
 from .. import channel, services
-from ..choices import BookingStatus, BookingType
+from ..choices import BookingType
 from ..filters import BookingFilterSet, PlayerFilterSet
 from ..models import Booking, Player
 from ..resources import BOOKING, BOOKING_LOCATION, PLAYER
@@ -91,7 +92,7 @@ def cancel_as_asked(booking, data, source="api"):
         tags=["bookings"],
     ),
 )
-class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
+class BookingViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     """Every booking of the organization: area, class and event. Creates here are area bookings."""
 
     queryset = Booking.objects.all()
@@ -102,30 +103,14 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
     write_serializer = AreaBookingCreateSerializer
     update_serializer = BookingUpdateSerializer
 
-    def create(self, request):
-        data = dict(self.validated(self.write_serializer))
-        booking = services.create_area_booking(
-            organization=self.organization,
-            area=data["area"],
-            contact=data["contact"],
-            start_time=data["start_time"],
-            end_time=data["end_time"],
-            players=data.get("players") or (),
-            sport=data.get("sport"),
-            price_before_tax=data.get("price_before_tax"),
-            status=data.get("status") or BookingStatus.CONFIRMED,
-            notes=data.get("notes"),
-            notify_customer=data.get("notify_customer", False),
-            match_player_emails=self.credential.has_scope("contacts:read"),
-        )
-        return self.created(self.booking_body(booking.pk), booking)
+    def create_object(self, data):
+        match_emails = self.credential.has_scope("contacts:read")
+        return services.create_area_booking(organization=self.organization, match_player_emails=match_emails, **data)
 
-    def partial_update(self, request, pk=None):
-        booking = self.get_object()
-        changes = dict(self.validated(self.update_serializer, partial=True))
+    def update_object(self, booking, data):
+        changes = dict(data)
         notify = changes.pop("notify_customer", False)
-        booking = services.update_booking(booking, changes, notify_customer=notify)
-        return Response(self.booking_body(booking.pk))
+        services.update_booking(booking, changes, notify_customer=notify)
 
     @action(detail=True, methods=["post"], url_path="cancel")
     def cancel(self, request, pk=None):
@@ -133,7 +118,7 @@ class BookingViewSet(BookingPresenterMixin, ResourceViewSet):
         serializer = CancelSerializer(data=request.data or {})
         serializer.is_valid(raise_exception=True)
         cancel_as_asked(booking, serializer.validated_data)
-        return Response(self.booking_body(booking.pk))
+        return Response(self.present(booking.pk))
 
 
 @extend_schema_view(

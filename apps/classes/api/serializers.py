@@ -27,9 +27,7 @@ from ..choices import (
 from ..models import ClassType
 from ..recurrence import max_occurrences
 
-RECURRENCE_KEYS = ("frequency", "interval", "daysOfWeek", "endDate", "ends")
 CADENCE_KEYS = ("frequency", "interval", "daysOfWeek")
-ENDS_KEYS = ("type", "occurrences")
 
 
 class ClassWriteSerializer(InputSerializer):
