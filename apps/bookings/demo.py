@@ -1,7 +1,5 @@
 """Demo class bookings, a full class with a waitlist, and a few check-ins (area bookings come from `area_demo`)."""
 
-import importlib
-
 from django.utils import timezone
 
 from apps.classes.choices import ClassStatus
@@ -10,25 +8,16 @@ from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 
 from . import class_services
+from .area_demo import seed_area_bookings
 from .checkins import check_in_booking
-from .choices import ACTIVE_BOOKING_STATUSES, ACTIVE_WAITLIST_STATUSES, OPEN_BOOKING_STATUSES
-from .models import Booking, WaitlistEntry
+from .choices import ACTIVE_BOOKING_STATUSES, OPEN_BOOKING_STATUSES
+from .models import Booking
 
 
 def _as_list(value) -> list:
     if isinstance(value, dict):
         return list(value.values())
     return list(value or [])
-
-
-def _seed_area_bookings(organization, ctx):
-    try:
-        module = importlib.import_module("apps.bookings.area_demo")
-    except ModuleNotFoundError as exc:
-        if exc.name == "apps.bookings.area_demo":
-            return
-        raise
-    module.seed_area_bookings(organization, ctx)
 
 
 def _book(organization, occurrence, contact, membership=None):
@@ -51,7 +40,7 @@ def _book(organization, occurrence, contact, membership=None):
 def seed(organization, ctx: dict) -> None:
     """Idempotent. Books demo contacts into upcoming classes, fills `ctx["full_class"]` with a 2-entry waitlist and
     checks in a couple of bookings. Puts `ctx["class_bookings"]`."""
-    _seed_area_bookings(organization, ctx)
+    seed_area_bookings(organization, ctx)
     contacts = _as_list(ctx.get("contacts")) or list(
         Contact.objects.filter(organization=organization, status=ContactStatus.ACTIVE).order_by("id")[:12]
     )
@@ -82,17 +71,12 @@ def seed(organization, ctx: dict) -> None:
             if booking is not None:
                 bookings.append(booking)
         for contact in waiting:
-            on_list = WaitlistEntry.objects.filter(
-                class_occurrence=full_class, contact=contact, status__in=ACTIVE_WAITLIST_STATUSES
-            ).exists()
-            booked = Booking.objects.filter(
-                class_occurrence=full_class, contact=contact, status__in=ACTIVE_BOOKING_STATUSES
-            ).exists()
-            if not on_list and not booked:
-                try:
-                    class_services.join_waitlist(organization=organization, occurrence=full_class, contact=contact)
-                except class_services.ClassNotFull:
-                    break
+            try:
+                class_services.join_waitlist(organization=organization, occurrence=full_class, contact=contact)
+            except (class_services.AlreadyBooked, class_services.AlreadyOnWaitlist):
+                continue  # seeded before
+            except class_services.ClassNotFull:
+                break
 
     for booking in bookings[:2]:
         if booking.status in OPEN_BOOKING_STATUSES:

@@ -301,6 +301,14 @@ API_NAMES = {
 }
 
 
+def _lock_booking(booking_id: int) -> Booking:
+    return (
+        Booking.objects.select_for_update(of=("self",))
+        .select_related("area__club", "club", "organization")
+        .get(pk=booking_id)
+    )
+
+
 def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
     """PATCH a booking. Area: reschedule (same conflict rules, excluding itself), price, sport, notes,
     `pending` -> `confirmed`. Class: notes, `pending` -> `confirmed`, and `class_occurrence` to move the seat.
@@ -310,11 +318,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
     if refused:
         raise ValidationFailed({name: [f"Not writable on a {booking.type} booking."] for name in refused})
     with transaction.atomic():
-        booking = (
-            Booking.objects.select_for_update(of=("self",))
-            .select_related("area__club", "club", "organization")
-            .get(pk=booking.pk)
-        )
+        booking = _lock_booking(booking.pk)
         if booking.status == BookingStatus.CANCELLED:
             raise InvalidStateTransition(booking.status)
         changed = []
@@ -404,11 +408,7 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
     `source` says who cancelled (api, channel, contact_archive); it is not stored.
     """
     with transaction.atomic():
-        booking = (
-            Booking.objects.select_for_update(of=("self",))
-            .select_related("area__club", "club", "organization")
-            .get(pk=booking.pk)
-        )
+        booking = _lock_booking(booking.pk)
         if booking.status not in OPEN_BOOKING_STATUSES:
             raise InvalidStateTransition(booking.status)
         booking.status = BookingStatus.CANCELLED

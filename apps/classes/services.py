@@ -284,6 +284,14 @@ def _targets(occurrence, scope: str, *, lock=True) -> list[ClassOccurrence]:
     return list(queryset.filter(pk=occurrence.pk))
 
 
+def _lock(occurrence, *, with_series: bool) -> tuple[ClassSeries | None, ClassOccurrence]:
+    """Row-lock the occurrence's series (`with_series`, when it has one), then the occurrence itself."""
+    series = None
+    if with_series and occurrence.series_id:
+        series = ClassSeries.objects.select_for_update().get(pk=occurrence.series_id)
+    return series, ClassOccurrence.objects.select_for_update().get(pk=occurrence.pk)
+
+
 def _instructor_sets(occurrence_ids) -> dict[int, list[int]]:
     sets: dict[int, list[int]] = {o: [] for o in occurrence_ids}
     through = ClassOccurrence.instructors.through
@@ -299,10 +307,7 @@ def update_class(organization, occurrence, data: dict, *, scope: str = EditScope
     data = dict(data)
     instructors = data.pop("instructors", None)
     with transaction.atomic():
-        series = None
-        if scope == EditScope.ALL_FUTURE and occurrence.series_id:
-            series = ClassSeries.objects.select_for_update().get(pk=occurrence.series_id)
-        current = ClassOccurrence.objects.select_for_update().get(pk=occurrence.pk)
+        series, current = _lock(occurrence, with_series=scope == EditScope.ALL_FUTURE)
         targets = _targets(current, scope)
         new_club = data.get("club", current.club)
         if "area" in data:
@@ -466,10 +471,7 @@ def move_series_end(organization, occurrence, recurrence: dict):
 
 def cancel_class(organization, occurrence, *, scope: str = EditScope.THIS, reason=None, notify_customer=False):
     with transaction.atomic():
-        series = None
-        if scope == EditScope.ALL_FUTURE and occurrence.series_id:
-            series = ClassSeries.objects.select_for_update().get(pk=occurrence.series_id)
-        current = ClassOccurrence.objects.select_for_update().get(pk=occurrence.pk)
+        series, current = _lock(occurrence, with_series=scope == EditScope.ALL_FUTURE)
         if current.status == ClassStatus.CANCELLED and (series is None or series.status == SeriesStatus.CANCELLED):
             raise InvalidStateTransition(current.status)
         targets = [t for t in _targets(current, scope) if t.status == ClassStatus.ACTIVE]
@@ -499,10 +501,7 @@ def cancel_class(organization, occurrence, *, scope: str = EditScope.THIS, reaso
 
 def delete_class(organization, occurrence, *, scope: str = EditScope.THIS):
     with transaction.atomic():
-        series = None
-        if occurrence.series_id:
-            series = ClassSeries.objects.select_for_update().get(pk=occurrence.series_id)
-        current = ClassOccurrence.objects.select_for_update().get(pk=occurrence.pk)
+        series, current = _lock(occurrence, with_series=True)
         targets = _targets(current, scope)
         blocked = _blocked_ids(t.id for t in targets)
         if blocked:

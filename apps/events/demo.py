@@ -6,7 +6,6 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from apps.bookings.choices import ACTIVE_BOOKING_STATUSES
 from apps.bookings.models import Booking
 from apps.contacts.choices import ContactStatus
 
@@ -67,11 +66,9 @@ def seed(organization, ctx: dict) -> None:
     contacts = [c for c in ctx.get("contacts") or [] if c.status == ContactStatus.ACTIVE]
     player, junior = cup.tickets.order_by("position")
     if cup.status == EventStatus.PUBLISHED and not Booking.objects.filter(event=cup).exists():
-        for index, contact in enumerate(contacts[:4]):
-            already = Booking.objects.filter(event=cup, contact=contact, status__in=ACTIVE_BOOKING_STATUSES)
-            if not already.exists():
-                ticket = junior if index == 3 else player
-                services.book_event(
-                    organization=organization, event=cup, contact=contact, ticket_id=ticket.pk, source="admin"
-                )
+        for index, contact in enumerate(contacts[:4]):  # the cup has no booking yet: none of theirs either
+            ticket = junior if index == 3 else player
+            services.book_event(
+                organization=organization, event=cup, contact=contact, ticket_id=ticket.pk, source="admin"
+            )
     ctx["events"] = {cup.name: cup, social.name: social}

@@ -111,28 +111,16 @@ def _bill_period(organization, membership, plan, start, end, *, signup_fee=ZERO,
     )
     account = revenue_account_for_plan(plan)
     charges = []
-    if membership.price > 0:
-        period.charge = _charge(
-            organization,
-            membership,
-            amount=membership.price,
-            description=f"Membership {plan.name}, {_period_label(start, end)}",
-            account=account,
-            paid=paid,
-            now=now,
-        )
-        charges.append(period.charge)
-    if signup_fee > 0:
-        period.signup_fee = _charge(
-            organization,
-            membership,
-            amount=signup_fee,
-            description=f"Sign-up fee, membership {plan.name}",
-            account=account,
-            paid=paid,
-            now=now,
-        )
-        charges.append(period.signup_fee)
+    for field_name, amount, description in (
+        ("charge", membership.price, f"Membership {plan.name}, {_period_label(start, end)}"),
+        ("signup_fee", signup_fee, f"Sign-up fee, membership {plan.name}"),
+    ):
+        if amount > 0:
+            charge = _charge(
+                organization, membership, amount=amount, description=description, account=account, paid=paid, now=now
+            )
+            setattr(period, field_name, charge)
+            charges.append(charge)
     if charges:
         period.save(update_fields=["charge", "signup_fee"])
     return charges
@@ -235,15 +223,20 @@ def _latest_period(membership) -> MembershipPeriod | None:
     return MembershipPeriod.objects.filter(membership=membership).order_by("-start_date").first()
 
 
+def _locked_charges(period: MembershipPeriod) -> list[Transaction]:
+    """The period's charges (its price's and its sign-up fee's), row-locked."""
+    ids = [pk for pk in (period.charge_id, period.signup_fee_id) if pk is not None]
+    return list(Transaction.objects.select_for_update().filter(pk__in=ids).order_by("id"))
+
+
 def _settle(organization, membership, *, paid: bool, now) -> tuple[list, list]:
     """Mark the latest billed period's charges paid in full (or back to unpaid): (events for those that changed,
     the ids of their invoices). A charge with refunds, or void, is left alone."""
     period = _latest_period(membership)
     if period is None:
         return [], []
-    ids = [pk for pk in (period.charge_id, period.signup_fee_id) if pk is not None]
     events, invoice_ids = [], []
-    for charge in Transaction.objects.select_for_update().filter(pk__in=ids).order_by("id"):
+    for charge in _locked_charges(period):
         if paid and charge.payment_status in (
             TransactionPaymentStatus.UNPAID,
             TransactionPaymentStatus.PARTIALLY_PAID,
@@ -392,8 +385,7 @@ def _withdraw_unstarted_renewals(organization, locked: Membership, today: dt.dat
     for period in reversed(periods[1:]):
         if period.start_date <= today:
             break
-        ids = [pk for pk in (period.charge_id, period.signup_fee_id) if pk is not None]
-        charges = list(Transaction.objects.select_for_update().filter(pk__in=ids).order_by("id"))
+        charges = _locked_charges(period)
         if any(_collected(charge) for charge in charges):
             break
         for charge in charges:
