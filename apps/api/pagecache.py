@@ -22,6 +22,7 @@ outdated), lists read from a replica (a lagging replica could store an old page 
 unreachable (computed as without it).
 """
 
+import contextvars
 import hashlib
 import logging
 import re
@@ -43,8 +44,12 @@ logger = logging.getLogger("apps.api")
 
 VERSION_KEY = "api:data-version"
 READ_STATEMENTS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "SET", "SHOW", "EXPLAIN", "VALUES")
-_WRITE_IN_CTE = re.compile(r"\b(INSERT|UPDATE|DELETE|MERGE)\b", re.IGNORECASE)
+_WRITE_IN_CTE = re.compile(r"\b(INSERT|UPDATE|DELETE|MERGE)\b")
+_WRITE_WORDS = ("INSERT", "UPDATE", "DELETE", "MERGE")
 _uncommitted = threading.local()  # `connections`: this thread's connections inside a transaction that has written
+# The data version `respond()` read with the page, while it computes that page: what `data_version()` answers then
+# (a list's total reuses it instead of reading it again, one round trip fewer).
+_version_read = contextvars.ContextVar("api_page_data_version", default=None)
 
 
 def bump() -> None:
@@ -77,8 +82,9 @@ def is_write(sql: str) -> bool:
     """Anything but a read (a `WITH` writes when one of its parts does); unknown statements count as writes."""
     sql = sql if isinstance(sql, str) else str(sql)  # psycopg's composed SQL: judged by its text, else a write
     head = sql.lstrip(" \t\r\n(")[:10].upper()
-    if head.startswith("WITH"):
-        return _WRITE_IN_CTE.search(sql) is not None
+    if head.startswith("WITH"):  # a case-insensitive regex over a 2 kB statement costs ~70 us, this ~9 us
+        upper = sql.upper()
+        return any(word in upper for word in _WRITE_WORDS) and _WRITE_IN_CTE.search(upper) is not None
     return not head.startswith(READ_STATEMENTS)
 
 
@@ -128,6 +134,9 @@ def data_version(model) -> int | None:
     total); None when they may not (see `usable`) or the version cannot be read."""
     if not usable(model):
         return None
+    version = _version_read.get()
+    if version is not None:
+        return version
     try:
         return cache.get(VERSION_KEY)
     except Exception as exc:  # noqa: BLE001 - a cache outage only costs the reuse
@@ -178,7 +187,11 @@ def respond(request, compute) -> Response:
     if entry is not None and entry[0] == version and (entry[1] is None or now <= entry[1]):
         etag, body = entry[2], entry[3]
     else:
-        data, fresh_until = compute()
+        token = _version_read.set(version)
+        try:
+            data, fresh_until = compute()
+        finally:
+            _version_read.reset(token)
         body = dumps(data)
         etag = f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
         if version is not None:
