@@ -17,11 +17,13 @@ refused with 429 TOO_MANY_FAILED_AUTHENTICATIONS before authentication, i.e. bef
 """
 
 import logging
+import re
 import threading
 import time
 import zlib
 from dataclasses import dataclass
 
+import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
@@ -74,11 +76,22 @@ def cache_key(bucket: str, credential_key: str, end: int) -> str:
     return f"rl:{bucket}:{credential_key}:{end}"
 
 
-def _redis_client(backend: RedisCache):
-    """One redis-py client per cache backend (thread-safe, pooled): building one per call costs more than the call."""
-    client = getattr(backend, "_rate_limit_client", None)
+# Options of Django's Redis cache that are its own, not redis-py connection options.
+_DJANGO_CACHE_OPTIONS = frozenset({"parser_class", "pool_class", "serializer"})
+_redis_clients: dict[tuple, redis.Redis] = {}
+
+
+def _redis_client(alias: str = "default") -> redis.Redis:
+    """A redis-py client on the server the cache `alias` writes to (its first LOCATION, its connection OPTIONS),
+    one per process whatever the thread (thread-safe, pooled): building one per call costs more than the call."""
+    config = settings.CACHES[alias]
+    location = config["LOCATION"]
+    url = (re.split("[;,]", location)[0] if isinstance(location, str) else location[0]).strip()
+    options = {k: v for k, v in config.get("OPTIONS", {}).items() if k not in _DJANGO_CACHE_OPTIONS}
+    identity = (url, tuple(sorted(options.items())))
+    client = _redis_clients.get(identity)
     if client is None:
-        client = backend._rate_limit_client = backend._cache.get_client(write=True)
+        client = _redis_clients[identity] = redis.Redis.from_url(url, **options)
     return client
 
 
@@ -86,9 +99,8 @@ def _count(keys: list[str], increment: bool) -> list[int]:
     """The counts of `keys` (incremented first when `increment`), in one round trip on Redis."""
     cache = caches["default"]
     if isinstance(cache, RedisCache):
-        backend = cache
-        full_keys = [backend.make_and_validate_key(k) for k in keys]
-        client = _redis_client(backend)
+        full_keys = [cache.make_and_validate_key(k) for k in keys]
+        client = _redis_client()
         if increment:
             pipe = client.pipeline(transaction=False)
             for k in full_keys:
