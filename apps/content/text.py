@@ -4,8 +4,9 @@
 Pure functions (no database): the services and the input serializers call them.
 """
 
+import functools
+
 import nh3
-from jsonschema import Draft202012Validator
 
 from apps.api.fields import json_size
 
@@ -96,7 +97,16 @@ BLOCK_DOCUMENT_SCHEMA = {
         },
     },
 }
-_VALIDATOR = Draft202012Validator(BLOCK_DOCUMENT_SCHEMA)
+
+
+@functools.cache
+def _validator():
+    # jsonschema (with its metaschemas) costs a web worker ~5 MB: loaded by the first write that validates blocks.
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(BLOCK_DOCUMENT_SCHEMA)
+
+
 MAX_REPORTED_ERRORS = 10
 
 BLOCKS_HELP = (
@@ -119,7 +129,7 @@ def block_document_errors(document) -> list[str]:
     """Messages for what is wrong with `document` (empty when it is a valid block document)."""
     if json_size(document) > BLOCKS_MAX_BYTES:
         return [f"Must be at most {BLOCKS_MAX_BYTES} bytes as JSON."]
-    errors = sorted(_VALIDATOR.iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(_validator().iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
     return [f"{_path(e)}: {e.message[:200]}" for e in errors[:MAX_REPORTED_ERRORS]]
 
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 import orjson
-from jsonschema import Draft202012Validator
 
 PLATFORM_PREFIX = "/v1/platform/"
 BODY_METHODS = frozenset({"POST", "PATCH", "PUT"})
@@ -46,13 +45,16 @@ class Tool:
     input_schema: dict
     output_schema: dict
     annotations: dict
-    _validator: Draft202012Validator | None = field(repr=False, default=None)
+    _validator: object | None = field(repr=False, default=None)
 
     @property
-    def validator(self) -> Draft202012Validator:
-        """The arguments' validator, compiled on the tool's first call (the schemas are checked against the
-        metaschema by the tests, not at every start)."""
+    def validator(self):
+        """The arguments' validator (a `jsonschema.Draft202012Validator`), compiled on the tool's first call (the
+        schemas are checked against the metaschema by the tests, not at every start)."""
         if self._validator is None:
+            # jsonschema costs a web worker ~5 MB: loaded by the first tool call, not by every process at start.
+            from jsonschema import Draft202012Validator
+
             self._validator = Draft202012Validator(self.input_schema)
         return self._validator
 

@@ -5,11 +5,11 @@ string fields a locale may override (`translatableFields`) and where the type is
 its field path (`config.title`, `config.links.0.url`, `translations.es.title`).
 """
 
+import functools
 import re
 from dataclasses import dataclass
 
 import nh3
-from jsonschema import Draft202012Validator
 
 from apps.api.exceptions import ValidationFailed
 
@@ -162,7 +162,13 @@ SECTION_TYPES = {
     )
 }
 
-_VALIDATORS = {name: Draft202012Validator(section.config_schema) for name, section in SECTION_TYPES.items()}
+
+@functools.cache
+def _validator(type_name: str):
+    # jsonschema (with its metaschemas) costs a web worker ~5 MB: loaded by the first section written.
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(SECTION_TYPES[type_name].config_schema)
 
 
 def _path(prefix: str, error) -> str:
@@ -204,7 +210,7 @@ def clean_section(section: dict, placement: str, prefix: str = "") -> dict:
         )
     config = section.get("config") or {}
     errors = {}
-    for error in sorted(_VALIDATORS[kind.type].iter_errors(config), key=lambda e: list(e.absolute_path)):
+    for error in sorted(_validator(kind.type).iter_errors(config), key=lambda e: list(e.absolute_path)):
         errors.setdefault(_path(f"{prefix}config", error), []).append(_message(error))
     translations = section.get("translations") or {}
     if not isinstance(translations, dict):
