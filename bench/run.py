@@ -16,7 +16,8 @@ organization's transactions (`bench-ledger`, `LEDGER_ROWS` generated once with S
 200 per page, over the whole year) and `revenue` (the revenue report over 366 days grouped by month).
 
 Environment: DATABASE_URL, REDIS_URL (as the Makefile sets them); BENCH_REQUESTS (per measurement, default
-3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8); BENCH_ONLY (a comma list
+3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8), BENCH_WORKER_CLASS
+(`gthread`, the default, or `sync`: one request at a time per worker); BENCH_ONLY (a comma list
 of row names, e.g. `transactions,revenue`: only those rows, and no scenario scripts).
 """
 
@@ -62,6 +63,7 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 THREADS = int(os.environ.get("BENCH_THREADS", "4"))
+WORKER_CLASS = os.environ.get("BENCH_WORKER_CLASS", "gthread")  # `sync`: one request at a time per worker
 LIST_ROWS = 200
 CLASS_ROWS = 120  # `classes`: a page of 100 of them
 LEDGER_ROWS = int(os.environ.get("BENCH_LEDGER_ROWS", "120000"))
@@ -283,7 +285,7 @@ def free_port() -> int:
 def start_server(port: int) -> subprocess.Popen:
     cmd = [
         sys.executable, "-m", "gunicorn", "config.wsgi",
-        "-w", str(WORKERS), "-k", "gthread", "--threads", str(THREADS),
+        "-w", str(WORKERS), "-k", WORKER_CLASS, *(["--threads", str(THREADS)] if WORKER_CLASS == "gthread" else []),
         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--keep-alive", "30",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy())
@@ -580,7 +582,8 @@ def main():
         rows += collect(rows_file)
 
     heading = (
-        f"gunicorn {WORKERS} workers x {THREADS} threads (gthread), {CONCURRENCY} keep-alive client threads, up to "
+        f"gunicorn {WORKERS} workers x {THREADS if WORKER_CLASS == 'gthread' else 1} threads ({WORKER_CLASS}), "
+        f"{CONCURRENCY} keep-alive client threads, up to "
         f"{REQUESTS} requests / {SECONDS:.0f} s per measurement, loopback; load average {os.getloadavg()[0]:.1f}; "
         f"reference = the bare twin (same bytes from memory, same server, same run) unless named"
     )
