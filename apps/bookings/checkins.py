@@ -20,9 +20,8 @@ from apps.memberships.usage import (
 from . import events
 from .choices import OPEN_BOOKING_STATUSES, BookingStatus, CheckInMethod
 from .class_services import (
-    AlreadyBooked,
     ClassCancelled,
-    active_booking_of,
+    ensure_not_booked,
     ensure_seat_free,
     settle_waitlist_of,
 )
@@ -99,9 +98,7 @@ def check_in_walk_in(
             if occ.status == ClassStatus.CANCELLED:
                 raise ClassCancelled()
             validate_membership_for_class(membership, occ, contact)
-            booked = active_booking_of(occ.pk, contact.pk)
-            if booked:
-                raise AlreadyBooked(booked)
+            ensure_not_booked(occ, contact.pk)
             walked_in = (
                 CheckIn.objects.filter(
                     class_occurrence_id=occ.pk,

@@ -95,11 +95,16 @@ def lock_occurrence(occurrence_id: int) -> ClassOccurrence:
     )
 
 
-def active_booking_of(occurrence_id: int, contact_id: int, exclude_id=None):
-    qs = active_class_bookings().filter(class_occurrence_id=occurrence_id, contact_id=contact_id)
+def ensure_not_booked(occurrence, contact_id, exclude_id=None) -> None:
+    """Raise ALREADY_BOOKED when the contact (if any) holds an active seat in the class (other than `exclude_id`)."""
+    if contact_id is None:
+        return
+    seats = active_class_bookings().filter(class_occurrence_id=occurrence.pk, contact_id=contact_id)
     if exclude_id is not None:
-        qs = qs.exclude(pk=exclude_id)
-    return qs.order_by("id").values_list("pk", flat=True).first()
+        seats = seats.exclude(pk=exclude_id)
+    existing = seats.order_by("id").values_list("pk", flat=True).first()
+    if existing:
+        raise AlreadyBooked(existing)
 
 
 def ensure_seat_free(occurrence) -> None:
@@ -177,10 +182,7 @@ def book_into_class(
         occ = lock_occurrence(occurrence.pk)
         if occ.status == ClassStatus.CANCELLED:
             raise ClassCancelled()
-        if contact is not None:
-            existing = active_booking_of(occ.pk, contact.pk)
-            if existing:
-                raise AlreadyBooked(existing)
+        ensure_not_booked(occ, getattr(contact, "pk", None))
         if membership is not None:
             membership = lock_membership(membership.pk)
             validate_membership_for_class(membership, occ, contact)
@@ -294,10 +296,7 @@ def move_class_booking(booking, new_occurrence) -> Booking:
         target = locked[new_occurrence.pk]
         if target.status == ClassStatus.CANCELLED:
             raise ClassCancelled()
-        if booking.contact_id:
-            existing = active_booking_of(target.pk, booking.contact_id, exclude_id=booking.pk)
-            if existing:
-                raise AlreadyBooked(existing)
+        ensure_not_booked(target, booking.contact_id, exclude_id=booking.pk)
         ensure_seat_free(target)
         booking.class_occurrence = target
         booking.club = target.club
@@ -323,9 +322,7 @@ def join_waitlist(*, organization, occurrence, contact, notes=None) -> WaitlistE
             raise ClassCancelled()
         if not occ.allow_waitlist:
             raise WaitlistNotAllowed()
-        existing = active_booking_of(occ.pk, contact.pk)
-        if existing:
-            raise AlreadyBooked(existing)
+        ensure_not_booked(occ, contact.pk)
         waiting = (
             WaitlistEntry.objects.filter(
                 class_occurrence_id=occ.pk, contact_id=contact.pk, status__in=ACTIVE_WAITLIST_STATUSES
@@ -392,15 +389,3 @@ def remove_waitlist_entry(entry) -> WaitlistEntry:
         if was_notified:
             offer_free_seat(occ.pk)
     return entry
-
-
-__all__ = [
-    "book_into_class",
-    "release_seat",
-    "move_class_booking",
-    "join_waitlist",
-    "promote_waitlist_entry",
-    "remove_waitlist_entry",
-    "settle_waitlist_of",
-    "booked_count",
-]

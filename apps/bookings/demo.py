@@ -10,7 +10,7 @@ from apps.contacts.models import Contact
 from . import class_services
 from .area_demo import seed_area_bookings
 from .checkins import check_in_booking
-from .choices import ACTIVE_BOOKING_STATUSES, OPEN_BOOKING_STATUSES
+from .choices import OPEN_BOOKING_STATUSES
 from .models import Booking
 
 
@@ -22,17 +22,12 @@ def _as_list(value) -> list:
 
 def _book(organization, occurrence, contact, membership=None):
     """Book unless the contact already holds a seat (idempotent); a full class is skipped quietly."""
-    existing = (
-        Booking.objects.filter(class_occurrence=occurrence, contact=contact, status__in=ACTIVE_BOOKING_STATUSES)
-        .order_by("id")
-        .first()
-    )
-    if existing:
-        return existing
     try:
         return class_services.book_into_class(
             organization=organization, occurrence=occurrence, contact=contact, membership=membership, source="admin"
         )
+    except class_services.AlreadyBooked as seeded:
+        return Booking.objects.get(pk=seeded.details["bookingId"])
     except class_services.ClassFull:
         return None
 

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ValidationFailed
+from apps.api.exceptions import Conflict, InvalidStateTransition, ValidationFailed
 from apps.bookings.models import Booking
 from apps.instructors.models import Instructor
 from apps.occupancy.queries import active_class_bookings, active_waitlist_entries
@@ -592,14 +592,3 @@ def extend_open_series(*, organization=None, days=None, dry_run=False, progress=
         if progress:
             progress(result)
     return results
-
-
-__all__ = [
-    "ApiError",
-    "create_class",
-    "update_class",
-    "move_series_end",
-    "cancel_class",
-    "delete_class",
-    "extend_open_series",
-]

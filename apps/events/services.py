@@ -119,10 +119,6 @@ def _insert(event: Event) -> Event:
     return event
 
 
-def _check_times(start_time, end_time) -> None:
-    ensure_ends_after_start(start_time, end_time)
-
-
 def _check_open(event: Event) -> None:
     if event.status not in OPEN_EVENT_STATUSES:
         raise InvalidStateTransition(event.status, "A cancelled event cannot be changed.")
@@ -131,18 +127,13 @@ def _check_open(event: Event) -> None:
 # --- tickets -----------------------------------------------------------------------------------------------------
 
 
+def _new_ticket(event: Event, position: int, item: dict) -> EventTicket:
+    values = {name: item.get(name) for name in TICKET_FIELDS}
+    return EventTicket(organization_id=event.organization_id, event=event, position=position, **values)
+
+
 def _create_tickets(event: Event, items) -> None:
-    EventTicket.objects.bulk_create(
-        [
-            EventTicket(
-                organization_id=event.organization_id,
-                event=event,
-                position=position,
-                **{name: item.get(name) for name in TICKET_FIELDS},
-            )
-            for position, item in enumerate(items)
-        ]
-    )
+    EventTicket.objects.bulk_create([_new_ticket(event, position, item) for position, item in enumerate(items)])
 
 
 def _replace_tickets(event: Event, items) -> bool:
@@ -175,12 +166,7 @@ def _replace_tickets(event: Event, items) -> bool:
     for position, item in enumerate(items):
         ticket_id = item.get("id")
         if ticket_id is None:
-            EventTicket.objects.create(
-                organization_id=event.organization_id,
-                event=event,
-                position=position,
-                **{name: item.get(name) for name in TICKET_FIELDS},
-            )
+            _new_ticket(event, position, item).save()
             changed = True
             continue
         ticket = current[ticket_id]
@@ -212,7 +198,7 @@ def create_event(organization, data: dict) -> Event:
     tickets = data.pop("tickets", None) or []
     if len(tickets) > MAX_TICKET_TYPES:
         raise ValidationFailed({"tickets": [f"At most {MAX_TICKET_TYPES} ticket types."]})
-    _check_times(data["start_time"], data["end_time"])
+    ensure_ends_after_start(data["start_time"], data["end_time"])
     event = _insert(Event(organization=organization, status=EventStatus.DRAFT, **data))
     _create_tickets(event, tickets)
     _emit(event, "event.created")
@@ -229,7 +215,7 @@ def update_event(event: Event, data: dict) -> Event:
     tickets = data.pop("tickets", None)
     start_time = data.get("start_time", event.start_time)
     end_time = data.get("end_time", event.end_time)
-    _check_times(start_time, end_time)
+    ensure_ends_after_start(start_time, end_time)
     if data.get("capacity") is not None:
         sold = _sold(event=event)
         if data["capacity"] < sold:
