@@ -151,26 +151,26 @@ def _report_sql(api, organization, zone: str) -> str:
     )  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE transactions_transaction")
-        cursor.execute("ANALYZE transactions_revenuehour")
+        cursor.execute("ANALYZE transactions_revenuesum")
     with CaptureQueriesContext(connection) as captured:
         response = api.get("/v1/platform/transactions/summary?startDate=2026-01-01&endDate=2026-12-31&groupBy=month")
     assert response.status_code == 200 and response.json()["totals"]["count"] == 1200, response.content[:300]
-    found = [q["sql"] for q in captured if "transactions_revenuehour" in q["sql"]]
+    found = [q["sql"] for q in captured if "transactions_revenuesum" in q["sql"]]
     assert len(found) == 1, [q["sql"] for q in captured]
     return found[0]
 
 
-def test_revenue_report_reads_the_hourly_sums_not_the_transactions(api, organization):
+def test_revenue_report_reads_the_kept_sums_not_the_transactions(api, organization):
     """On a clock a whole number of hours from UTC every hour of the year lies inside one month: the report sums
-    the hourly rows through their index and reads no transaction."""
+    the day and hour rows through their index and reads no transaction."""
     plan = plan_of(_report_sql(api, organization, "Europe/Madrid"), disabled=("seqscan",))
-    assert "revenue_hour_org_hour" in plan, plan
+    assert "revenue_sum_org_hours_start" in plan, plan
     assert "transactions_transaction" not in plan, plan
 
 
 def test_revenue_report_reads_transactions_only_in_the_hours_a_month_starts_inside(api, organization):
     """On India's clock each month starts at half past an hour: those 13 hours are read from the transactions,
-    each an index range of the organization's `occurred_at`, the rest from the hourly sums."""
+    each an index range of the organization's `occurred_at`, the rest from the kept sums."""
     plan = plan_of(_report_sql(api, organization, "Asia/Kolkata"), disabled=("seqscan",))
-    assert "revenue_hour_org_hour" in plan, plan
+    assert "revenue_sum_org_hours_start" in plan, plan
     assert "transaction_org_occurred" in plan and "Seq Scan" not in plan, plan

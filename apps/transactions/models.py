@@ -59,27 +59,28 @@ class Transaction(models.Model):
         return f"{self.get_type_display()} #{self.pk}: {self.description}"
 
 
-class RevenueHour(models.Model):
+class RevenueSum(models.Model):
     """Sums of the transactions the revenue report counts (every one but `void`) per organization, club, revenue
-    account, type and UTC hour (docs/decisions/scale.md). PostgreSQL keeps them in the transaction that writes a
-    transaction row (a trigger, `migrations/0005_revenue_hour.py`), whatever wrote it (the ORM, `update()`, a
-    deleted club's `SET NULL`, SQL), so they are always exact. A key may have several rows: a writer adds to a row
-    no other open transaction holds and appends one otherwise, so concurrent sales never wait on each other; the
-    report sums them. Plain ids, no foreign keys: deleting an organization or a club moves or removes its
-    transactions, and the trigger takes their sums back (a row that falls back to zero is deleted)."""
+    account, type and UTC hour, and again per UTC day (docs/decisions/scale.md). PostgreSQL keeps them in the
+    transaction that writes a transaction row (a trigger, migrations 0005 and 0006), whatever wrote it
+    (the ORM, `update()`, a deleted club's `SET NULL`, SQL), so they are always exact. A key may have several rows:
+    a writer adds to a row no other open transaction holds and appends one otherwise, so concurrent sales never
+    wait on each other; the report sums them. Plain ids, no foreign keys: deleting an organization or a club moves
+    or removes its transactions, and the trigger takes their sums back (a row that falls back to zero is deleted)."""
 
     organization_id = models.BigIntegerField()
     club_id = models.BigIntegerField(null=True)
     revenue_account_id = models.BigIntegerField(null=True)
     type = models.CharField(max_length=20, choices=TransactionType.choices)
-    hour = models.DateTimeField()  # the UTC hour's first instant
+    start = models.DateTimeField()  # the first instant of the UTC hour or day
+    hours = models.PositiveSmallIntegerField()  # 1 (an hour) or 24 (a UTC day)
     count = models.IntegerField()
     amount = models.DecimalField(max_digits=20, decimal_places=3)
     tax_amount = models.DecimalField(max_digits=20, decimal_places=3)
     refunded_amount = models.DecimalField(max_digits=20, decimal_places=3)
 
     class Meta:
-        indexes = [models.Index(fields=["organization_id", "hour"], name="revenue_hour_org_hour")]
+        indexes = [models.Index(fields=["organization_id", "hours", "start"], name="revenue_sum_org_hours_start")]
 
     def __str__(self):
-        return f"{self.type} of organization {self.organization_id} at {self.hour:%Y-%m-%d %H:00}Z"
+        return f"{self.type} of organization {self.organization_id}, {self.hours} h from {self.start:%Y-%m-%d %H:00}Z"

@@ -8,11 +8,12 @@ its charge). `net` = `gross` − `refunded`. Sums are rounded half-up at the cur
 
 One query whatever the number of rows: sums per transaction type (and per day or revenue account when grouped),
 folded into the figures here; weeks and months are rolled up from the days (at most 367 day rows per type), so
-every grouping runs the same query. On PostgreSQL the query reads the hourly sums (`RevenueHour`, kept exact by a
-trigger) for every UTC hour that lies inside one bucket of the report (one day, week or month on the report's
-clock, or the whole period), and the transactions themselves only in the hours a bucket's first instant cuts
-(`edge_hours`: none on a clock a whole number of hours from UTC; one per bucket on, say, India's): the same
-sums, from one row per hour and key instead of one per transaction (docs/decisions/scale.md).
+every grouping runs the same query. On PostgreSQL the query reads the sums a trigger keeps (`RevenueSum`) instead
+of the transactions wherever a span lies inside one bucket of the report (a day, week or month on the report's
+clock, or the whole period): a UTC day's row for every such day, an hour's row for every such hour of the other
+days, and the transactions themselves only in the hours a bucket starts inside of (none on a clock a whole number
+of hours from UTC; one per bucket on, say, India's). The same sums, from a row per day or hour and key instead of
+one per transaction (docs/decisions/scale.md).
 """
 
 import datetime as dt
@@ -28,7 +29,7 @@ from apps.kernel import clock
 from apps.kernel.money import currency_exponent, round_money
 
 from .choices import TransactionPaymentStatus, TransactionType
-from .models import RevenueHour, Transaction
+from .models import RevenueSum, Transaction
 
 GROUP_BY = ("day", "week", "month", "revenueAccount")
 NO_REVENUE_ACCOUNT = "none"
@@ -40,13 +41,14 @@ SUMS = {
     "tax_sum": Sum("tax_amount"),
     "refunded_sum": Sum("refunded_amount"),
 }
-HOURLY_SUMS = {  # the same figures over `RevenueHour` rows, in the same order (the two are one UNION ALL)
+SPAN_SUMS = {  # the same figures over `RevenueSum` rows, in the same order (the two are one UNION ALL)
     "n": Sum("count"),
     "amount_sum": Sum("amount"),
     "tax_sum": Sum("tax_amount"),
     "refunded_sum": Sum("refunded_amount"),
 }
 HOUR = dt.timedelta(hours=1)
+DAY = dt.timedelta(days=1)
 
 
 class Figures:
@@ -128,42 +130,76 @@ def _grouped(queryset, group_by: str | None, instant: str, sums: dict, zone):
     return queryset.values("type").annotate(**sums)
 
 
+def _bucket_bounds(period: ReportPeriod, group_by: str | None) -> list[dt.datetime]:
+    """The first instant of every bucket of the report, and the period's end."""
+    if group_by not in ("day", "week", "month"):
+        return [period.lower, period.upper]
+    starts = [period.start, *(day for day in _period_starts(period, group_by) if day > period.start)]
+    return [clock.day_bounds(day, period.zone)[0] for day in starts] + [period.upper]
+
+
+def _floor(instant: dt.datetime, span: dt.timedelta) -> dt.datetime:
+    """The first instant of the UTC hour (or day) holding `instant`."""
+    hour = instant.astimezone(dt.UTC).replace(minute=0, second=0, microsecond=0)
+    return hour.replace(hour=0) if span == DAY else hour
+
+
+def _cut(bounds: list[dt.datetime], span: dt.timedelta) -> list[dt.datetime]:
+    """The UTC hours (or days) that a bound falls inside of rather than on, in order."""
+    return sorted({_floor(bound, span) for bound in bounds if _floor(bound, span) != bound})
+
+
 def edge_hours(period: ReportPeriod, group_by: str | None) -> list[dt.datetime]:
-    """The UTC hours that a bucket's first instant (or the period's end) falls inside of rather than on: their
-    transactions belong to two buckets (or lie partly outside the period), so the report reads them one by one."""
-    if group_by in ("day", "week", "month"):
-        starts = [period.start, *(day for day in _period_starts(period, group_by) if day > period.start)]
-        bounds = [clock.day_bounds(day, period.zone)[0] for day in starts] + [period.upper]
-    else:
-        bounds = [period.lower, period.upper]
-    hours = {bound.astimezone(dt.UTC).replace(minute=0, second=0, microsecond=0) for bound in bounds}
-    return sorted(hour for hour in hours if hour not in bounds)
+    """The UTC hours a bucket's first instant (or the period's end) falls inside of: their transactions belong to
+    two buckets (or lie partly outside the period), so the report reads them one by one."""
+    return _cut(_bucket_bounds(period, group_by), HOUR)
 
 
-def reads_hourly_sums(database: str) -> bool:
-    """Whether `RevenueHour` is kept on `database`: by a PostgreSQL trigger only."""
+def _ranges(field: str, starts: list[dt.datetime], span: dt.timedelta, lower, upper) -> Q:
+    """`field` in any of the spans from `starts` (runs of adjacent ones merged), within [lower, upper)."""
+    runs: list[list[dt.datetime]] = []
+    for start in starts:
+        if runs and runs[-1][1] == start:
+            runs[-1][1] = start + span
+        else:
+            runs.append([start, start + span])
+    found = Q()
+    for first, end in runs:
+        found |= Q(**{f"{field}__gte": max(first, lower), f"{field}__lt": min(end, upper)})
+    return found
+
+
+def reads_kept_sums(database: str) -> bool:
+    """Whether `RevenueSum` is kept on `database`: by a PostgreSQL trigger only."""
     return connections[database].vendor == "postgresql"
 
 
 def _sums(organization, period: ReportPeriod, group_by: str | None):
     """The one query: sums per type, and per day or revenue account when grouped."""
     transactions = counted_transactions(organization, period)
-    if not reads_hourly_sums(transactions.db):
+    if not reads_kept_sums(transactions.db):
         return _grouped(transactions, group_by, "occurred_at", SUMS, period.zone)
-    edges = edge_hours(period, group_by)
-    hours = RevenueHour.objects.filter(
-        organization_id=organization.id, hour__gte=period.lower, hour__lte=period.upper - HOUR
-    ).exclude(hour__in=edges)
+    lower, upper = period.lower, period.upper
+    bounds = _bucket_bounds(period, group_by)
+    edges, cut_days = _cut(bounds, HOUR), _cut(bounds, DAY)
+    # Whole UTC days inside one bucket, and the other days' hours but those a bound cuts; all inside the period.
+    first_day = lower if _floor(lower, DAY) == lower else _floor(lower, DAY) + DAY
+    uncut_days = sorted({first_day + n * DAY for n in range((upper - first_day) // DAY)}.difference(cut_days))
+    spans = Q(pk__in=[])
+    if uncut_days:
+        spans |= Q(hours=24) & _ranges("start", uncut_days, DAY, lower, upper)
+    if cut_days:
+        hours = Q(hours=1, start__gte=lower, start__lte=upper - HOUR) & ~Q(start__in=edges)
+        spans |= hours & _ranges("start", cut_days, DAY, lower, upper)
+    kept = RevenueSum.objects.filter(Q(organization_id=organization.id) & spans)
     if period.club_id is not None:
-        hours = hours.filter(club_id=period.club_id)
+        kept = kept.filter(club_id=period.club_id)
     # A key's rows may sum to nothing (its transactions voided or moved): no group, as no transaction.
-    hourly = _grouped(hours, group_by, "hour", HOURLY_SUMS, period.zone).filter(n__gt=0)
+    summed = _grouped(kept, group_by, "start", SPAN_SUMS, period.zone).filter(n__gt=0)
     if not edges:
-        return hourly
-    in_edges = Q()
-    for hour in edges:
-        in_edges |= Q(occurred_at__gte=max(hour, period.lower), occurred_at__lt=min(hour + HOUR, period.upper))
-    return hourly.union(_grouped(transactions.filter(in_edges), group_by, "occurred_at", SUMS, period.zone), all=True)
+        return summed
+    cut = transactions.filter(_ranges("occurred_at", edges, HOUR, lower, upper))
+    return summed.union(_grouped(cut, group_by, "occurred_at", SUMS, period.zone), all=True)
 
 
 def revenue_summary(organization, period: ReportPeriod, group_by: str | None = None) -> dict:

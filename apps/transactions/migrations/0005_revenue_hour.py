@@ -38,7 +38,9 @@ BEGIN
          WHERE id = target AND count = 0 AND amount = 0 AND tax_amount = 0 AND refunded_amount = 0;
     END IF;
 END $$;
+"""
 
+TRACK = """
 CREATE OR REPLACE FUNCTION transactions_revenue_hour_track() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.payment_status <> 'void' THEN
@@ -92,6 +94,7 @@ DROP FUNCTION IF EXISTS transactions_revenue_hour_add(bigint, bigint, bigint, va
 def create(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(ADD_FUNCTION)
+        schema_editor.execute(TRACK)
         schema_editor.execute(BACKFILL)
 
 

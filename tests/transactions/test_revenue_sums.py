@@ -1,5 +1,5 @@
-"""The revenue report's hourly sums (`RevenueHour`): kept exact by the trigger on every kind of write, and the
-report read from them answers exactly what the transactions themselves answer, on clocks a whole number of hours
+"""The revenue report's sums per UTC hour and day (`RevenueSum`): kept exact by the trigger on every kind of write,
+and the report read from them answers exactly what the transactions themselves answer, on clocks a whole number of hours
 from UTC (DST days included) and on clocks that are not (India, Nepal), for every grouping and the club filter."""
 
 import datetime as dt
@@ -8,23 +8,23 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.db.models import Count, Sum
-from django.db.models.functions import TruncHour
+from django.db.models import Count, Sum, Value
+from django.db.models.functions import TruncDay, TruncHour
 
 from apps.billing.models import RevenueAccount
 from apps.clubs.report_period import ReportPeriod, report_period
 from apps.transactions import reports
-from apps.transactions.models import RevenueHour, Transaction
+from apps.transactions.models import RevenueSum, Transaction
 from tests.factories import make_club
 
 GROUPINGS = ("", "day", "week", "month", "revenueAccount")
-KEY = ("organization_id", "club_id", "revenue_account_id", "type", "hour")
+KEY = ("organization_id", "club_id", "revenue_account_id", "type", "hours", "start")
 
 
-def hourly_sums(organization) -> dict:
-    """What `RevenueHour` holds for the organization, one entry per key (its rows summed), zero keys left out."""
+def kept_sums(organization) -> dict:
+    """What `RevenueSum` holds for the organization, one entry per key (its rows summed), zero keys left out."""
     rows = (
-        RevenueHour.objects.filter(organization_id=organization.id)
+        RevenueSum.objects.filter(organization_id=organization.id)
         .values(*KEY)
         .annotate(
             n=Sum("count"), amount_sum=Sum("amount"), tax_sum=Sum("tax_amount"), refunded_sum=Sum("refunded_amount")
@@ -34,18 +34,21 @@ def hourly_sums(organization) -> dict:
 
 
 def recomputed_sums(organization) -> dict:
-    """The same sums computed from the transactions."""
-    rows = (
-        Transaction.objects.filter(organization=organization)
-        .exclude(payment_status="void")
-        .annotate(hour=TruncHour("occurred_at", tzinfo=dt.UTC))
-        .order_by()
-        .values("organization_id", "club_id", "revenue_account_id", "type", "hour")
-        .annotate(
-            n=Count("id"), amount_sum=Sum("amount"), tax_sum=Sum("tax_amount"), refunded_sum=Sum("refunded_amount")
+    """The same sums computed from the transactions, per UTC hour and per UTC day."""
+    found = {}
+    for hours, trunc in ((1, TruncHour), (24, TruncDay)):
+        rows = (
+            Transaction.objects.filter(organization=organization)
+            .exclude(payment_status="void")
+            .annotate(hours=Value(hours), start=trunc("occurred_at", tzinfo=dt.UTC))
+            .order_by()
+            .values(*KEY)
+            .annotate(
+                n=Count("id"), amount_sum=Sum("amount"), tax_sum=Sum("tax_amount"), refunded_sum=Sum("refunded_amount")
+            )
         )
-    )
-    return {tuple(row[k] for k in KEY): row for row in rows}
+        found.update({tuple(row[k] for k in KEY): row for row in rows})
+    return found
 
 
 def _tx(organization, occurred_at, amount="10.00", **fields):
@@ -69,30 +72,30 @@ def test_every_kind_of_write_keeps_the_sums_exact(organization, club):
     second = _tx(organization, at, "5.00", club=club, revenue_account=account)
     _tx(organization, at, "7.00", type="refund", source_type="external", club=club)
     _tx(organization, at, "9.00", payment_status="void", club=club)
-    assert hourly_sums(organization) == recomputed_sums(organization)
-    assert RevenueHour.objects.filter(organization_id=organization.id).count() == 2  # charge, refund
+    assert kept_sums(organization) == recomputed_sums(organization)
+    assert RevenueSum.objects.filter(organization_id=organization.id).count() == 4  # charge, refund: hour, day
 
     first.amount, first.refunded_amount = Decimal("20.00"), Decimal("3.00")
     first.save()  # an amount changes
     second.occurred_at += dt.timedelta(microseconds=1)
     second.save()  # into the next hour
     Transaction.objects.filter(pk=first.pk).update(payment_status="void")  # voided in bulk
-    assert hourly_sums(organization) == recomputed_sums(organization)
+    assert kept_sums(organization) == recomputed_sums(organization)
     Transaction.objects.filter(pk=first.pk).update(payment_status="paid", club=other_club)  # back, elsewhere
     Transaction.objects.filter(pk=second.pk).update(description="Renamed", paid_amount=Decimal("5.00"))
-    assert hourly_sums(organization) == recomputed_sums(organization)
+    assert kept_sums(organization) == recomputed_sums(organization)
     other_club.delete()  # SET NULL on its transactions
     assert Transaction.objects.get(pk=first.pk).club_id is None
-    assert hourly_sums(organization) == recomputed_sums(organization)
+    assert kept_sums(organization) == recomputed_sums(organization)
     Transaction.objects.filter(organization=organization).delete()
-    assert not RevenueHour.objects.filter(organization_id=organization.id).exists()  # back at zero: deleted
+    assert not RevenueSum.objects.filter(organization_id=organization.id).exists()  # back at zero: deleted
 
 
 def test_updates_that_leave_the_sums_alone_do_not_touch_them(organization, club):
     record = _tx(organization, dt.datetime(2026, 5, 4, 10, tzinfo=dt.UTC), club=club)
-    before = list(RevenueHour.objects.filter(organization_id=organization.id).values())
+    before = list(RevenueSum.objects.filter(organization_id=organization.id).values())
     Transaction.objects.filter(pk=record.pk).update(payment_status="paid", paid_amount=Decimal("10.00"))
-    assert list(RevenueHour.objects.filter(organization_id=organization.id).values()) == before
+    assert list(RevenueSum.objects.filter(organization_id=organization.id).values()) == before
 
 
 def test_refunds_through_the_api_keep_the_sums_exact(api, organization):
@@ -100,11 +103,13 @@ def test_refunds_through_the_api_keep_the_sums_exact(api, organization):
     assert created.status_code == 201
     refunded = api.post(f"/v1/platform/transactions/{created.json()['id']}/refund", {"amount": 12}, format="json")
     assert refunded.status_code == 201
-    sums = hourly_sums(organization)
+    sums = kept_sums(organization)
     assert sums == recomputed_sums(organization)
-    assert sorted((key[3], row["refunded_sum"]) for key, row in sums.items()) == [
-        ("external_revenue", Decimal("12.000")),
-        ("refund", Decimal("12.000")),
+    assert sorted((key[3], key[4], row["refunded_sum"]) for key, row in sums.items()) == [
+        ("external_revenue", 1, Decimal("12.000")),
+        ("external_revenue", 24, Decimal("12.000")),
+        ("refund", 1, Decimal("12.000")),
+        ("refund", 24, Decimal("12.000")),
     ]
 
 
@@ -147,8 +152,10 @@ def _ledger(organization, clubs, accounts, zone: ZoneInfo):
     Transaction.objects.bulk_create(records)
 
 
-@pytest.mark.parametrize("zone_name", ["Europe/Madrid", "Asia/Kolkata", "Asia/Kathmandu", "America/St_Johns"])
-def test_the_report_from_hourly_sums_equals_the_report_from_transactions(organization, monkeypatch, zone_name):
+@pytest.mark.parametrize(
+    "zone_name", ["Europe/Madrid", "UTC", "Europe/London", "Asia/Kolkata", "Asia/Kathmandu", "America/St_Johns"]
+)
+def test_the_report_from_kept_sums_equals_the_report_from_transactions(organization, monkeypatch, zone_name):
     organization.timezone = zone_name
     organization.save(update_fields=["timezone"])
     zone = ZoneInfo(zone_name)
@@ -169,13 +176,13 @@ def test_the_report_from_hourly_sums_equals_the_report_from_transactions(organiz
         for club_id in (None, clubs[0].id, clubs[1].id)
     ]
     # The report itself (the endpoint's period and filters, not its rate limit of 20 a minute).
-    hourly = [summary(organization, query) for query in params]
-    monkeypatch.setattr(reports, "reads_hourly_sums", lambda database: False)
+    from_sums = [summary(organization, query) for query in params]
+    monkeypatch.setattr(reports, "reads_kept_sums", lambda database: False)
     from_transactions = [summary(organization, query) for query in params]
-    for query, answer, expected in zip(params, hourly, from_transactions, strict=True):
+    for query, answer, expected in zip(params, from_sums, from_transactions, strict=True):
         assert answer == expected, query
     # The fixture is not empty where it matters: every grouping of the year found sales and refunds.
-    assert all(body["totals"]["count"] and body["totals"]["refunded"] for body in hourly[:15])
+    assert all(body["totals"]["count"] and body["totals"]["refunded"] for body in from_sums[:15])
 
 
 def test_edge_hours_are_the_hours_a_bucket_starts_inside(organization):
