@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.seed_scale import TRANSACTIONS_SQL  # noqa: E402
 from bench.table import (  # noqa: E402
     BENCH_DIR,
     Row,
@@ -205,7 +206,7 @@ def seed_ledger() -> tuple[str, str, str]:
     from apps.billing.models import RevenueAccount
     from apps.clubs.models import Club
     from apps.organizations.models import ApiKey, Organization
-    from apps.transactions.models import Transaction
+    from apps.transactions.models import RevenueSum, Transaction
 
     organization, _ = Organization.objects.get_or_create(
         slug="bench-ledger",
@@ -229,28 +230,12 @@ def seed_ledger() -> tuple[str, str, str]:
         step = 365 * 86400 / LEDGER_ROWS
         with connection.cursor() as cursor:
             cursor.execute(
-                f"""
-                INSERT INTO {Transaction._meta.db_table} (
-                    organization_id, type, source_type, description, club_id, revenue_account_id, amount,
-                    tax_amount, paid_amount, refunded_amount, payment_status, occurred_at, created_at, updated_at
-                )
-                SELECT %(org)s,
-                       CASE WHEN n %% 40 = 0 THEN 'refund' WHEN n %% 10 = 0 THEN 'external_revenue' ELSE 'charge' END,
-                       CASE WHEN n %% 10 = 0 THEN 'external' ELSE 'booking' END,
-                       'Bench ' || n,
-                       (%(clubs)s::bigint[])[1 + n %% 2],
-                       (%(accounts)s::bigint[])[1 + n %% 3],
-                       (10 + n %% 90) * 1.21, (10 + n %% 90) * 0.21, (10 + n %% 90) * 1.21, 0,
-                       CASE WHEN n %% 40 = 0 THEN 'refunded' WHEN n %% 97 = 0 THEN 'void' ELSE 'paid' END,
-                       %(first)s::timestamptz + n * %(step)s * interval '1 second',
-                       %(first)s::timestamptz + n * %(step)s * interval '1 second',
-                       now()
-                FROM generate_series(0, %(rows)s - 1) AS n
-                """,
-                {"org": organization.id, "clubs": clubs, "accounts": accounts, "first": first, "step": step,
-                 "rows": LEDGER_ROWS},
+                TRANSACTIONS_SQL,
+                {"org": organization.id, "clubs": clubs, "accounts": accounts, "year_start": first, "year_step": step,
+                 "lo": 0, "hi": LEDGER_ROWS - 1, "label": "Bench", "contacts": 0, "contact_base": 0},
             )  # fmt: skip
-            cursor.execute(f"VACUUM ANALYZE {Transaction._meta.db_table}")
+            for table in (Transaction._meta.db_table, RevenueSum._meta.db_table):  # the report reads the kept sums
+                cursor.execute(f"VACUUM ANALYZE {table}")
         print(f"generated {LEDGER_ROWS} transactions over a year for bench-ledger")
     return token, start.isoformat(), end.isoformat()
 

@@ -221,6 +221,7 @@ def _generate(size: str, bookings: int, wanted: dict[str, int], progress: bool):
         "court_start": _midnight(-(wanted["court bookings"] // (CLUBS * COURTS * 7)) // 2),
         "year_start": _midnight(-366),
         "year_step": 365 * 86400 / bookings,
+        "label": "Scale",
         "events_start": _midnight(-29),
         "events_step": 29 * 86400 / (bookings // 12),
         **wanted,
@@ -262,7 +263,7 @@ def _generate(size: str, bookings: int, wanted: dict[str, int], progress: bool):
         )
         bar.set_postfix_str("vacuum analyze")
         for table in ("contacts_contact", "classes_class", "bookings_booking", "transactions_transaction",
-                      "domain_events_domainevent"):  # fmt: skip
+                      "transactions_revenuesum", "domain_events_domainevent"):  # fmt: skip
             cursor.execute(f"VACUUM ANALYZE {table}")
     bar.close()
     print(f"generated {slug_of(size)}: {total_rows:,} rows in {time.perf_counter() - started:.0f} s", flush=True)
@@ -341,6 +342,8 @@ FROM generate_series(%(lo)s, %(hi)s) AS n,
                      + (8 + 2 * ((n / {CLUBS * COURTS}) %% 7)) * interval '1 hour' AS slot) AS t
 """
 
+# Transaction n of a year from `year_start`, `year_step` seconds apart: also the bench ledger's (`bench/run.py`,
+# `contacts` 0: no contact). Clubs and revenue accounts are taken in turn from their arrays.
 TRANSACTIONS_SQL = """
 INSERT INTO transactions_transaction (organization_id, type, source_type, description, contact_id, club_id,
                                       revenue_account_id, amount, tax_amount, paid_amount, refunded_amount,
@@ -348,10 +351,10 @@ INSERT INTO transactions_transaction (organization_id, type, source_type, descri
 SELECT %(org)s,
        CASE WHEN n %% 40 = 0 THEN 'refund' WHEN n %% 10 = 0 THEN 'external_revenue' ELSE 'charge' END,
        CASE WHEN n %% 10 = 0 THEN 'external' ELSE 'booking' END,
-       'Scale ' || n,
-       %(contact_base)s + 1 + (n * 17) %% %(contacts)s,
-       (%(clubs)s::bigint[])[1 + n %% 4],
-       (%(accounts)s::bigint[])[1 + n %% 2],
+       %(label)s || ' ' || n,
+       %(contact_base)s + 1 + (n * 17) %% NULLIF(%(contacts)s, 0),
+       (%(clubs)s::bigint[])[1 + n %% cardinality(%(clubs)s::bigint[])],
+       (%(accounts)s::bigint[])[1 + n %% cardinality(%(accounts)s::bigint[])],
        (10 + n %% 90) * 1.21, (10 + n %% 90) * 0.21, (10 + n %% 90) * 1.21, 0,
        CASE WHEN n %% 40 = 0 THEN 'refunded' WHEN n %% 97 = 0 THEN 'void' ELSE 'paid' END,
        %(year_start)s::timestamptz + n * %(year_step)s * interval '1 second',
