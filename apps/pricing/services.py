@@ -14,6 +14,7 @@ from apps.api.exceptions import ValidationFailed
 from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
 from apps.kernel import clock, money
+from apps.kernel.records import set_fields
 from apps.memberships.choices import MembershipStatus
 from apps.memberships.models import Membership
 
@@ -23,41 +24,6 @@ from .models import PricingRule
 
 MAX_QUOTE_DAYS = 7
 MAX_STORED_PRICE = Decimal("99999999.99")  # a booking's price column: 10 digits, 2 decimals
-
-# API field -> model field, for the plain values.
-FIELDS = {
-    "name": "name",
-    "club": "club",
-    "areaIds": "area_ids",
-    "areaTypeIds": "area_type_ids",
-    "sports": "sports",
-    "daysOfWeek": "days_of_week",
-    "validFrom": "valid_from",
-    "validUntil": "valid_until",
-    "audience": "audience",
-    "planIds": "plan_ids",
-    "adjustmentType": "adjustment_type",
-    "value": "value",
-    "priority": "priority",
-    "isActive": "is_active",
-}
-
-
-def _minute(hhmm: str | None) -> int | None:
-    if hhmm is None:
-        return None
-    hours, minutes = hhmm.split(":")
-    return int(hours) * 60 + int(minutes)
-
-
-def _apply(rule: PricingRule, data: dict) -> None:
-    for name, field in FIELDS.items():
-        if name in data:
-            setattr(rule, field, data[name])
-    if "startTime" in data:
-        rule.start_minute = _minute(data["startTime"])
-    if "endTime" in data:
-        rule.end_minute = _minute(data["endTime"])
 
 
 def _check(rule: PricingRule) -> None:
@@ -89,8 +55,7 @@ def _check(rule: PricingRule) -> None:
 
 
 def create_pricing_rule(organization, data: dict) -> PricingRule:
-    rule = PricingRule(organization=organization)
-    _apply(rule, data)
+    rule = PricingRule(organization=organization, **data)
     _check(rule)
     with transaction.atomic():
         rule.save()
@@ -100,15 +65,10 @@ def create_pricing_rule(organization, data: dict) -> PricingRule:
 def update_pricing_rule(rule: PricingRule, data: dict) -> PricingRule:
     with transaction.atomic():
         rule = PricingRule.objects.select_for_update().get(pk=rule.pk)
-        _apply(rule, data)
+        set_fields(rule, data)
         _check(rule)
         rule.save()
     return rule
-
-
-def delete_pricing_rule(rule: PricingRule) -> None:
-    with transaction.atomic():
-        PricingRule.objects.filter(pk=rule.pk).delete()
 
 
 # --- the quote ------------------------------------------------------------------------------------------------

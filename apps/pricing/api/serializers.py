@@ -28,10 +28,24 @@ MAX_SPORTS = 50
 MAX_PRIORITY = 10000
 
 
-def _id_list(help_text):
+def _id_list(source, help_text):
     return serializers.ListField(
-        child=StrictIntegerField(min_value=1), max_length=MAX_IDS, required=False, help_text=help_text
+        child=StrictIntegerField(min_value=1), max_length=MAX_IDS, required=False, source=source, help_text=help_text
     )
+
+
+class MinuteOfDayField(StrictRegexField):
+    """A time of day `HH:MM`, validated as minutes since midnight (the rule's `start_minute`/`end_minute`)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(TIME_OF_DAY, error_messages={"invalid": TIME_MESSAGE}, **kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        value = super().run_validation(data)  # the pattern is a validator: it has run once this returns
+        if value is None:
+            return None
+        hours, minutes = value.split(":")
+        return int(hours) * 60 + int(minutes)
 
 
 def _own_ids(serializer, model, ids, noun) -> list[int]:
@@ -53,19 +67,21 @@ class PricingRuleInputSerializer(serializers.Serializer):
 
     name = StrictCharField(max_length=120)
     clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
-    areaIds = _id_list("The organization's areas (of `clubId` when it is set); empty for every area.")
-    areaTypeIds = _id_list("The organization's area types; empty for every type.")
+    areaIds = _id_list("area_ids", "The organization's areas (of `clubId` when it is set); empty for every area.")
+    areaTypeIds = _id_list("area_type_ids", "The organization's area types; empty for every type.")
     sports = serializers.ListField(child=StrictCharField(max_length=60), max_length=MAX_SPORTS, required=False)
     daysOfWeek = serializers.ListField(
-        child=serializers.ChoiceField(choices=DayOfWeek.choices), max_length=7, required=False
+        child=serializers.ChoiceField(choices=DayOfWeek.choices), max_length=7, required=False, source="days_of_week"
     )
-    startTime = StrictRegexField(TIME_OF_DAY, required=False, allow_null=True, error_messages={"invalid": TIME_MESSAGE})
-    endTime = StrictRegexField(TIME_OF_DAY, required=False, allow_null=True, error_messages={"invalid": TIME_MESSAGE})
-    validFrom = serializers.DateField(required=False, allow_null=True)
-    validUntil = serializers.DateField(required=False, allow_null=True)
+    startTime = MinuteOfDayField(required=False, allow_null=True, source="start_minute")
+    endTime = MinuteOfDayField(required=False, allow_null=True, source="end_minute")
+    validFrom = serializers.DateField(required=False, allow_null=True, source="valid_from")
+    validUntil = serializers.DateField(required=False, allow_null=True, source="valid_until")
     audience = serializers.ChoiceField(choices=Audience.choices, required=False)
-    planIds = _id_list("The organization's plans; non-empty: only contacts with an active membership of one of them.")
-    adjustmentType = serializers.ChoiceField(choices=AdjustmentType.choices)
+    planIds = _id_list(
+        "plan_ids", "The organization's plans; non-empty: only contacts with an active membership of one of them."
+    )
+    adjustmentType = serializers.ChoiceField(choices=AdjustmentType.choices, source="adjustment_type")
     value = StrictDecimalField(
         max_digits=10,
         decimal_places=2,
@@ -73,7 +89,7 @@ class PricingRuleInputSerializer(serializers.Serializer):
         "rate (negative for a discount).",
     )
     priority = StrictIntegerField(min_value=0, max_value=MAX_PRIORITY, required=False)
-    isActive = StrictBooleanField(required=False)
+    isActive = StrictBooleanField(required=False, source="is_active")
 
     def validate_areaIds(self, value):  # noqa: N802 - the API's field name
         return _own_ids(self, Area, value, "area")

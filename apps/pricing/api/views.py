@@ -64,9 +64,7 @@ class PricingRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResour
 
     write_serializer = PricingRuleInputSerializer
 
-    writes = Writes(
-        create=services.create_pricing_rule, update=services.update_pricing_rule, delete=services.delete_pricing_rule
-    )
+    writes = Writes(create=services.create_pricing_rule, update=services.update_pricing_rule)
 
     @action(detail=False, methods=["get"], url_path="quote")
     def quote(self, request):
