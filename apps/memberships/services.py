@@ -48,14 +48,6 @@ MAX_PERIODS_PER_RUN = 12
 MAX_START_DISTANCE = dt.timedelta(days=366)
 MAX_END_AHEAD_MONTHS = 120
 
-API_NAMES = {
-    "price": "price",
-    "payment_status": "paymentStatus",
-    "end_date": "endDate",
-    "notes": "notes",
-}
-
-
 # -- presenting and clocks --------------------------------------------------------------------------------------
 
 

@@ -180,14 +180,25 @@ class ChannelBookingMixin(BookingPresenterMixin):
         if "externalId" in self.kwargs:
             self.booking_for(self.kwargs["externalSource"], self.kwargs["externalId"])
 
-    def write_channel_booking(self, external_source, external_id, serializer_class, write, *, body_required=True):
-        """The path's booking (its 404 comes before the body is read), the body validated by `serializer_class`,
-        `write(booking, validated_data)`, and the booking as the answer. Without `body_required` an empty or `null`
-        body counts as `{}`."""
-        booking = self.booking_for(external_source, external_id)
-        serializer = serializer_class(data=self.request.data if body_required else self.request.data or {})
+
+class ChannelBookingWriteView(ChannelBookingMixin, PlatformAPIView):
+    """`POST` on the booking the path names (its 404 comes before the body is read): the body validated by
+    `write_serializer`, `write(booking, validated_data)`, and the booking as the answer. Without `body_required` an
+    empty or `null` body counts as `{}`."""
+
+    required_scopes = {"post": "bookings:write"}
+    rate_buckets = {"post": BOOKING_WRITES}
+    write_serializer: type
+    body_required = True
+
+    def write(self, booking, data) -> None:
+        raise NotImplementedError
+
+    def post(self, request, externalSource, externalId):
+        booking = self.booking_for(externalSource, externalId)
+        serializer = self.write_serializer(data=request.data if self.body_required else request.data or {})
         serializer.is_valid(raise_exception=True)
-        write(booking, serializer.validated_data)
+        self.write(booking, serializer.validated_data)
         return Response(self.booking_body(booking.pk))
 
 
@@ -237,32 +248,25 @@ class ChannelBookingDetailView(ChannelBookingMixin, PlatformAPIView):
         return Response(self.booking_body(self.booking_for(externalSource, externalId).pk))
 
 
-class ChannelBookingCancelView(ChannelBookingMixin, PlatformAPIView):
-    required_scopes = {"post": "bookings:write"}
-    rate_buckets = {"post": BOOKING_WRITES}
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         operation_id="channel_bookings_cancel",
         summary="Cancel a booking by its external id",
         request=CancelSerializer,
         responses=BOOKING.serializer,
         tags=["channel-bookings"],
     )
-    def post(self, request, externalSource, externalId):
-        return self.write_channel_booking(
-            externalSource,
-            externalId,
-            CancelSerializer,
-            lambda booking, data: cancel_as_asked(booking, data, source="channel"),
-            body_required=False,
-        )
+)
+class ChannelBookingCancelView(ChannelBookingWriteView):
+    write_serializer = CancelSerializer
+    body_required = False
+
+    def write(self, booking, data):
+        cancel_as_asked(booking, data, source="channel")
 
 
-class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
-    required_scopes = {"post": "bookings:write"}
-    rate_buckets = {"post": BOOKING_WRITES}
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         operation_id="channel_bookings_payment",
         summary="Report the partner's payment totals for a booking",
         request=PaymentReportSerializer,
@@ -270,13 +274,12 @@ class ChannelBookingPaymentView(ChannelBookingMixin, PlatformAPIView):
         tags=["channel-bookings"],
         description="Payment report with absolute totals; safe to retry.",
     )
-    def post(self, request, externalSource, externalId):
-        return self.write_channel_booking(
-            externalSource,
-            externalId,
-            PaymentReportSerializer,
-            lambda booking, data: services.apply_payment_report(booking, **data["payment"]),
-        )
+)
+class ChannelBookingPaymentView(ChannelBookingWriteView):
+    write_serializer = PaymentReportSerializer
+
+    def write(self, booking, data):
+        services.apply_payment_report(booking, **data["payment"])
 
 
 router = SimpleRouter(trailing_slash=False)
