@@ -31,6 +31,7 @@ from apps.bookings.services import cancel_booking
 from apps.domain_events.services import emit
 from apps.invoices.services import issue_invoice
 from apps.kernel import clock, slugs
+from apps.kernel.records import copy_name
 from apps.notifications.services import notify_contacts
 from apps.transactions.booking_charges import record_booking_charge
 from apps.transactions.choices import TransactionSourceType
@@ -40,7 +41,6 @@ from .models import Event, EventTicket
 from .resources import event_payload
 
 MAX_TICKET_TYPES = 50
-COPY_SUFFIX = " (copy)"
 SLUG_MAX = Event._meta.get_field("slug").max_length
 # API names of the event fields a PATCH may change, for `event.updated`'s `changedFields`.
 API_NAMES = {
@@ -273,7 +273,7 @@ def duplicate_event(event: Event) -> Event:
     copy = Event(
         organization=source.organization,
         club_id=source.club_id,
-        name=(source.name[: Event._meta.get_field("name").max_length - len(COPY_SUFFIX)] + COPY_SUFFIX),
+        name=copy_name(source.name, Event._meta.get_field("name").max_length),
         description=source.description,
         start_time=source.start_time,
         end_time=source.end_time,

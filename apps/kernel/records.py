@@ -1,9 +1,16 @@
 """Writes of a row with no rule beyond its validated fields: a category, an instructor type, a media item. The
 resource views use these when a resource declares no service of its own, and services use `set_fields` to apply
-validated data."""
+validated data and `copy_name` to name a duplicate."""
 
 from django.db import transaction
 from django.db.models import Model
+
+COPY_SUFFIX = " (copy)"
+
+
+def copy_name(name: str, max_length: int) -> str:
+    """The name of a duplicate: `name` suffixed " (copy)", shortened first when the result would not fit."""
+    return name[: max_length - len(COPY_SUFFIX)] + COPY_SUFFIX
 
 
 def set_fields(row: Model, data: dict) -> None:

@@ -8,14 +8,11 @@ constraint backs the rule in the database.
 from django.db import transaction
 
 from apps.api.exceptions import Conflict, ValidationFailed
-from apps.kernel.records import set_fields
+from apps.kernel.records import copy_name, set_fields
 from apps.organizations.models import Organization
 
 from .choices import DocumentAppliesTo, PolicyAppliesTo
 from .models import BookingPolicy, DocumentRule
-
-COPY_SUFFIX = " (copy)"
-NAME_MAX = BookingPolicy._meta.get_field("name").max_length
 
 # Which id list each `appliesTo` may carry; the others must be empty.
 POLICY_ID_LISTS = {"area_type_ids": PolicyAppliesTo.AREAS, "class_type_ids": PolicyAppliesTo.CLASSES}
@@ -127,11 +124,6 @@ def delete_booking_policy(policy: BookingPolicy) -> None:
     policy.delete()
 
 
-def copy_name(name: str) -> str:
-    """`name` suffixed " (copy)", the name shortened first when the result would exceed 120 characters."""
-    return name[: NAME_MAX - len(COPY_SUFFIX)] + COPY_SUFFIX
-
-
 @transaction.atomic
 def duplicate_booking_policy(policy: BookingPolicy) -> BookingPolicy:
     """A copy with every field and id list, named "<name> (copy)", never the default."""
@@ -139,7 +131,7 @@ def duplicate_booking_policy(policy: BookingPolicy) -> BookingPolicy:
     copy = BookingPolicy.objects.get(pk=policy.pk)
     copy.pk = None
     copy.id = None
-    copy.name = copy_name(policy.name)
+    copy.name = copy_name(policy.name, BookingPolicy._meta.get_field("name").max_length)
     copy.is_default = False
     copy.save()
     _set_ids(copy, ids)
@@ -170,8 +162,3 @@ def update_document_rule(rule: DocumentRule, data: dict) -> DocumentRule:
     rule.save()
     _set_ids(rule, ids)
     return rule
-
-
-@transaction.atomic
-def delete_document_rule(rule: DocumentRule) -> None:
-    rule.delete()

@@ -71,6 +71,4 @@ class DocumentRuleViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
     write_serializer = DocumentRuleCreateSerializer
     update_serializer = DocumentRuleUpdateSerializer
 
-    writes = Writes(
-        create=services.create_document_rule, update=services.update_document_rule, delete=services.delete_document_rule
-    )
+    writes = Writes(create=services.create_document_rule, update=services.update_document_rule)
