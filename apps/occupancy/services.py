@@ -5,8 +5,6 @@ Every writer of an area's time (blocks here, bookings in `apps.bookings.services
 their checks concurrently.
 """
 
-import datetime as dt
-
 from django.db import transaction
 
 from apps.api.exceptions import NotFound
@@ -21,11 +19,13 @@ from .queries import booking_conflicts
 from .resources import present_block
 
 
-def create_block(organization, *, area: Area, start_time: dt.datetime, end_time: dt.datetime, reason=None):
-    """Block `area` for [start_time, end_time); refused with 409 SLOT_UNAVAILABLE over an active booking."""
+def create_block(organization, data: dict) -> AreaBlock:
+    """Block `data["area"]` for [start_time, end_time) (validated input); refused with 409 SLOT_UNAVAILABLE over an
+    active booking. A blank `reason` is none."""
+    start_time, end_time = data["start_time"], data["end_time"]
     ensure_ends_after_start(start_time, end_time)
     with transaction.atomic():
-        area = Area.objects.select_for_update().select_related("club").get(pk=area.pk)
+        area = Area.objects.select_for_update().select_related("club").get(pk=data["area"].pk)
         conflicts = booking_conflicts(area, start_time, end_time)
         if conflicts:
             raise SlotUnavailable(conflicts, "The area has an active booking in that time.")
@@ -35,7 +35,7 @@ def create_block(organization, *, area: Area, start_time: dt.datetime, end_time:
             area=area,
             start_time=start_time,
             end_time=end_time,
-            reason=reason,
+            reason=data.get("reason") or None,
         )
         emit(organization, "area_block.created", present_block(block.pk))
         emit_availability_changed(area, start_time, end_time, cause="block")

@@ -40,16 +40,7 @@ class AreaBlockViewSet(CreateResourceMixin, DestroyResourceMixin, ResourceViewSe
     filterset_class = AreaBlockFilterSet
     required_scopes = crud_scopes("areas", write=("create", "destroy"))
     write_serializer = s.AreaBlockCreateSerializer
-    writes = Writes(delete=blocks.delete_block)
-
-    def create_object(self, data):
-        return blocks.create_block(
-            self.organization,
-            area=data["area"],
-            start_time=data["start_time"],
-            end_time=data["end_time"],
-            reason=data.get("reason") or None,
-        )
+    writes = Writes(create=blocks.create_block, delete=blocks.delete_block)
 
 
 # --- Availability --------------------------------------------------------------------------------------------
