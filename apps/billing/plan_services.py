@@ -5,14 +5,13 @@ against the rest): `billingFrequency: custom` needs `customPeriod` and `customPe
 stores both as null and refuses them when sent.
 """
 
-from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ResourceInUse, ValidationFailed
 from apps.api.resources import PresentContext
 from apps.domain_events.services import emit, emit_if_changed
-from apps.kernel.records import set_fields
+from apps.kernel.records import delete_unless_in_use, set_fields
 from apps.memberships.models import Membership
 
 from .choices import BillingFrequency
@@ -105,12 +104,6 @@ def delete_plan(plan: Plan) -> None:
     """Refused with 409 RESOURCE_IN_USE while any membership (whatever its status) references the plan."""
     organization = plan.organization
     locked = Plan.objects.select_for_update().get(pk=plan.pk)
-    _refuse_if_in_use(locked)
     data = present_plan(locked.pk, organization)
-    try:
-        with transaction.atomic():
-            locked.delete()
-    except (ProtectedError, IntegrityError):
-        _refuse_if_in_use(locked)  # a membership was sold concurrently
-        raise
+    delete_unless_in_use(locked, _refuse_if_in_use)
     emit(organization, "plan.deleted", data)

@@ -1,11 +1,10 @@
 """Domain operations on class types: the REST views, MCP tools and demo data all go through these."""
 
-from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue, ResourceInUse
 from apps.kernel import slugs
-from apps.kernel.records import set_fields
+from apps.kernel.records import delete_unless_in_use, set_fields
 
 from .models import ClassOccurrence, ClassType
 
@@ -39,14 +38,7 @@ def update_class_type(class_type: ClassType, data: dict) -> ClassType:
 def delete_class_type(class_type: ClassType) -> None:
     """Refused with 409 RESOURCE_IN_USE while any class occurrence (whatever its status) references the type."""
     ClassType.objects.select_for_update().filter(pk=class_type.pk).first()
-    _refuse_if_in_use(class_type)
-    try:
-        with transaction.atomic():
-            class_type.delete()
-    except (ProtectedError, IntegrityError):
-        # a class referencing the type was written concurrently
-        _refuse_if_in_use(class_type)
-        raise
+    delete_unless_in_use(class_type, _refuse_if_in_use)
 
 
 def _refuse_if_in_use(class_type):

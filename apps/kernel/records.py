@@ -2,8 +2,8 @@
 resource views use these when a resource declares no service of its own, and services use `set_fields` to apply
 validated data and `copy_name` to name a duplicate."""
 
-from django.db import transaction
-from django.db.models import Model
+from django.db import IntegrityError, transaction
+from django.db.models import Model, ProtectedError
 
 COPY_SUFFIX = " (copy)"
 
@@ -34,3 +34,15 @@ def update(row: Model, data: dict) -> Model:
 @transaction.atomic
 def delete(row: Model) -> None:
     row.delete()
+
+
+def delete_unless_in_use(row: Model, refuse_if_in_use) -> None:
+    """Delete `row` once `refuse_if_in_use(row)` passed (it raises 409 RESOURCE_IN_USE); a reference written
+    concurrently fails the delete on the database's protection, and is answered by the same check."""
+    refuse_if_in_use(row)
+    try:
+        with transaction.atomic():
+            row.delete()
+    except (ProtectedError, IntegrityError):
+        refuse_if_in_use(row)
+        raise
