@@ -153,8 +153,16 @@ class ClassWaitlistViewSet(
     retrieve=extend_schema(
         operation_id="checkins_get", summary="Get a check-in", responses={200: CHECK_IN.serializer}, tags=["checkins"]
     ),
+    create=extend_schema(
+        operation_id="checkins_create",
+        summary="Check in a booking or a walk-in on a membership",
+        description="Exactly one of `bookingId` or `membershipId` (with `classId`, or `clubId` without a class). "
+        "409: ALREADY_CHECKED_IN, INVALID_STATE_TRANSITION, MEMBERSHIP_NOT_VALID, CLASS_FULL.",
+        responses={201: CHECK_IN.serializer, 409: CONFLICT},
+        tags=["checkins"],
+    ),
 )
-class CheckInViewSet(ResourceViewSet):
+class CheckInViewSet(CreateResourceMixin, ResourceViewSet):
     """Check-ins: of a booking, or a walk-in on a membership. No updates and no undo."""
 
     queryset = CheckIn.objects.all()
@@ -163,29 +171,18 @@ class CheckInViewSet(ResourceViewSet):
     required_scopes = {"list": "checkins:read", "retrieve": "checkins:read", "create": "checkins:write"}
     write_serializer = CheckInCreateSerializer
 
-    @extend_schema(
-        operation_id="checkins_create",
-        summary="Check in a booking or a walk-in on a membership",
-        description="Exactly one of `bookingId` or `membershipId` (with `classId`, or `clubId` without a class). "
-        "409: ALREADY_CHECKED_IN, INVALID_STATE_TRANSITION, MEMBERSHIP_NOT_VALID, CLASS_FULL.",
-        responses={201: CHECK_IN.serializer, 409: CONFLICT},
-        tags=["checkins"],
-    )
-    def create(self, request):
-        data = self.validated(self.write_serializer)
+    def create_object(self, data):
         if data.get("booking") is not None:
-            checkin = checkin_services.check_in_booking(
+            return checkin_services.check_in_booking(
                 organization=self.organization, booking=data["booking"], checked_in_at=data.get("checked_in_at")
             )
-        else:
-            checkin = checkin_services.check_in_walk_in(
-                organization=self.organization,
-                membership=data["membership"],
-                occurrence=data.get("occurrence"),
-                club=data.get("club"),
-                checked_in_at=data.get("checked_in_at"),
-            )
-        return self.created(self.present(checkin.pk), checkin)
+        return checkin_services.check_in_walk_in(
+            organization=self.organization,
+            membership=data["membership"],
+            occurrence=data.get("occurrence"),
+            club=data.get("club"),
+            checked_in_at=data.get("checked_in_at"),
+        )
 
 
 router = SimpleRouter(trailing_slash=False)
