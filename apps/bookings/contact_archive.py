@@ -15,7 +15,7 @@ def cancel_for_archived_contact(sender, *, contact, reason, now, **kwargs):
     notify the waitlist and every cancellation emits its own event."""
     bookings = Booking.objects.filter(contact=contact, start_time__gt=now, status__in=OPEN_BOOKING_STATUSES)
     for booking in bookings.order_by("start_time", "id"):
-        services.cancel_booking(booking, reason=reason or "Contact archived", source="contact_archive")
+        services.cancel_booking(booking, reason=reason or "Contact archived")
 
     # A waitlist entry is a claim on a future seat: leaving it would let a promote book an archived contact.
     entries = WaitlistEntry.objects.filter(

@@ -1,6 +1,5 @@
 """Payloads of the booking domain events, shared by area bookings, class seats and check-ins."""
 
-from apps.clubs.services import emit_availability_changed as emit_for_area
 from apps.domain_events.services import emit
 from apps.organizations.models import Organization
 
@@ -21,8 +20,3 @@ def booking_event_data(booking_id):
 
 def emit_booking(booking, type_, changed_fields=None):
     emit(booking.organization_id, type_, booking_event_data(booking.id), changed_fields=changed_fields)
-
-
-def emit_availability_changed(organization_id, area, start_time, end_time):
-    """A booking freed or took court time: one payload builder for every cause (times rendered in UTC)."""
-    emit_for_area(area, start_time, end_time, cause="booking")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
 from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
+from apps.clubs.services import emit_availability_changed
 from apps.contacts.choices import ContactStatus
 from apps.kernel import clock
 from apps.notifications.services import notify_contacts
@@ -30,7 +31,7 @@ from .choices import (
     PaymentStatus,
 )
 from .class_services import move_class_booking, release_seat
-from .events import emit_availability_changed, emit_booking
+from .events import emit_booking
 from .models import MAX_PLAYERS_PER_BOOKING, Booking, Player
 from .payments import apply_payment_report, refresh_booking_invoices
 
@@ -275,7 +276,7 @@ def create_area_booking(
         reported = apply_payment_report(booking, emit_event=False, **payment) if payment else booking
         emit_booking(booking, "booking.created")
         record_booking_charge(organization, reported, f"Booking of {area.name}")
-        emit_availability_changed(organization.pk, area, start_time, end_time)
+        emit_availability_changed(area, start_time, end_time, cause="booking")
         if notify_customer:
             booking.area, booking.club = area, area.club
             _notify(booking, "booking.created", "Booking confirmed", f"Your booking of {_describe(booking)}.")
@@ -390,8 +391,8 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
                 # The seat keeps its price; its charge names the new class and club.
                 reprice_booking_charge(booking.organization, booking, f"Class: {booking.class_occurrence.name}")
         if moved:
-            emit_availability_changed(booking.organization_id, moved[0], moved[1], moved[2])
-            emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
+            emit_availability_changed(*moved, cause="booking")
+            emit_availability_changed(booking.area, booking.start_time, booking.end_time, cause="booking")
             if notify_customer:
                 _notify(booking, "booking.rescheduled", "Booking changed", f"Your booking is now {_describe(booking)}.")
     return booking
@@ -400,12 +401,11 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
 # --- cancel ---------------------------------------------------------------------------------------------------
 
 
-def cancel_booking(booking, *, reason=None, notify_customer=False, source="api") -> Booking:
+def cancel_booking(booking, *, reason=None, notify_customer=False) -> Booking:
     """`pending`/`confirmed` -> `cancelled` for any booking type; from `checked_in`/`cancelled` 409.
 
     Frees the slot or seat. For a class booking `class_services.release_seat` runs in the same transaction (the first
     pending waitlist entry becomes `notified`). Emits `booking.cancelled`, and `availability.changed` for areas.
-    `source` says who cancelled (api, channel, contact_archive); it is not stored.
     """
     with transaction.atomic():
         booking = _lock_booking(booking.pk)
@@ -421,7 +421,7 @@ def cancel_booking(booking, *, reason=None, notify_customer=False, source="api")
         void_booking_charge(booking)
         refresh_booking_invoices(booking)
         if booking.type == BookingType.AREA and booking.area_id:
-            emit_availability_changed(booking.organization_id, booking.area, booking.start_time, booking.end_time)
+            emit_availability_changed(booking.area, booking.start_time, booking.end_time, cause="booking")
         if notify_customer:
             _notify(
                 booking,

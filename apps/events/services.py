@@ -333,7 +333,7 @@ def cancel_event(event: Event, *, reason=None, notify_customer=False) -> tuple[E
     event.save(update_fields=["status", "cancelled_at", "updated_at"])
     bookings = list(Booking.objects.filter(event=event, status__in=OPEN_BOOKING_STATUSES).order_by("id"))
     for booking in bookings:
-        cancel_booking(booking, reason=reason or "The event was cancelled.", source="event_cancel")
+        cancel_booking(booking, reason=reason or "The event was cancelled.")
     if notify_customer:
         lines = [f"{_describe(event)} has been cancelled; your booking is cancelled."]
         if reason:

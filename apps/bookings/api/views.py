@@ -60,10 +60,10 @@ class BookingsOfParentMixin(ParentPathMixin, ListResourceMixin, CreateResourceMi
         return Booking.objects.filter(type=self.booking_type)
 
 
-def cancel_as_asked(booking, data, source="api"):
+def cancel_as_asked(booking, data):
     """Cancel `booking` with a validated `CancelSerializer` body."""
     services.cancel_booking(
-        booking, reason=data.get("reason") or None, notify_customer=data.get("notify_customer", False), source=source
+        booking, reason=data.get("reason") or None, notify_customer=data.get("notify_customer", False)
     )
 
 
@@ -262,7 +262,7 @@ class ChannelBookingCancelView(ChannelBookingWriteView):
     body_required = False
 
     def write(self, booking, data):
-        cancel_as_asked(booking, data, source="channel")
+        cancel_as_asked(booking, data)
 
 
 @extend_schema_view(
