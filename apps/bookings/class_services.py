@@ -38,18 +38,14 @@ from .resources import waitlist_event_data
 # --- errors ------------------------------------------------------------------------------------------------------
 
 
-class ClassFull(Conflict):
+class ClassFull(Conflict):  # details: allowWaitlist
     code = "CLASS_FULL"
-
-    def __init__(self, occurrence):
-        super().__init__("No spot is left in this class.", details={"allowWaitlist": occurrence.allow_waitlist})
+    default_message = "No spot is left in this class."
 
 
-class ClassNotFull(Conflict):
+class ClassNotFull(Conflict):  # details: spotsLeft
     code = "CLASS_NOT_FULL"
-
-    def __init__(self, spots_left):
-        super().__init__("The class still has free spots; book a seat instead.", details={"spotsLeft": spots_left})
+    default_message = "The class still has free spots; book a seat instead."
 
 
 class ClassCancelled(Conflict):
@@ -57,19 +53,14 @@ class ClassCancelled(Conflict):
     default_message = "The class is cancelled."
 
 
-class AlreadyBooked(Conflict):
+class AlreadyBooked(Conflict):  # details: bookingId
     code = "ALREADY_BOOKED"
-
-    def __init__(self, booking_id):
-        message = "The contact already holds an active booking in this class."
-        super().__init__(message, details={"bookingId": booking_id})
+    default_message = "The contact already holds an active booking in this class."
 
 
-class AlreadyOnWaitlist(Conflict):
+class AlreadyOnWaitlist(Conflict):  # details: entryId
     code = "ALREADY_ON_WAITLIST"
-
-    def __init__(self, entry_id):
-        super().__init__("The contact is already on this class's waitlist.", details={"entryId": entry_id})
+    default_message = "The contact is already on this class's waitlist."
 
 
 class WaitlistNotAllowed(Conflict):
@@ -104,13 +95,13 @@ def ensure_not_booked(occurrence, contact_id, exclude_id=None) -> None:
         seats = seats.exclude(pk=exclude_id)
     existing = seats.order_by("id").values_list("pk", flat=True).first()
     if existing:
-        raise AlreadyBooked(existing)
+        raise AlreadyBooked(details={"bookingId": existing})
 
 
 def ensure_seat_free(occurrence) -> None:
     """Raise CLASS_FULL when the (locked) class has no spot left."""
     if occurrence.max_capacity is not None and booked_count(occurrence.pk) >= occurrence.max_capacity:
-        raise ClassFull(occurrence)
+        raise ClassFull(details={"allowWaitlist": occurrence.allow_waitlist})
 
 
 def settle_waitlist_of(occurrence, contact_id, *, booking=None) -> list[int]:
@@ -331,10 +322,10 @@ def join_waitlist(*, organization, occurrence, contact, notes=None) -> WaitlistE
             .first()
         )
         if waiting:
-            raise AlreadyOnWaitlist(waiting)
+            raise AlreadyOnWaitlist(details={"entryId": waiting})
         free = spots_left(occ, booked_count(occ.pk))
         if free is None or free > 0:
-            raise ClassNotFull(free)
+            raise ClassNotFull(details={"spotsLeft": free})
         last = (
             WaitlistEntry.objects.filter(class_occurrence_id=occ.pk)
             .order_by("-position")

@@ -59,20 +59,13 @@ TICKET_FIELDS = ("name", "price_before_tax", "quantity", "sales_start", "sales_e
 # --- errors ------------------------------------------------------------------------------------------------------
 
 
-class SoldOut(Conflict):
+class SoldOut(Conflict):  # details: ticketId
     code = "SOLD_OUT"
 
-    def __init__(self, ticket_id, message):
-        super().__init__(message, details={"ticketId": ticket_id})
 
-
-class AlreadyBooked(Conflict):
+class AlreadyBooked(Conflict):  # details: bookingId
     code = "ALREADY_BOOKED"
-
-    def __init__(self, booking_id):
-        super().__init__(
-            "The contact already holds an active booking for this event.", details={"bookingId": booking_id}
-        )
+    default_message = "The contact already holds an active booking for this event."
 
 
 def _resource_in_use(bookings: int) -> ApiError:
@@ -397,11 +390,11 @@ def book_event(*, organization, event, contact, ticket_id, notes=None, source="a
             .first()
         )
         if existing is not None:
-            raise AlreadyBooked(existing)
+            raise AlreadyBooked(details={"bookingId": existing})
         if event.capacity is not None and _sold(event=event) >= event.capacity:
-            raise SoldOut(ticket.pk, "The event is sold out.")
+            raise SoldOut("The event is sold out.", details={"ticketId": ticket.pk})
         if ticket.quantity is not None and _sold(event_ticket=ticket) >= ticket.quantity:
-            raise SoldOut(ticket.pk, f"The `{ticket.name}` tickets are sold out.")
+            raise SoldOut(f"The `{ticket.name}` tickets are sold out.", details={"ticketId": ticket.pk})
         payment_status, amount = _ticket_payment(organization, ticket)
         booking = Booking.objects.create(
             organization=organization,
