@@ -174,3 +174,31 @@ def test_revenue_report_reads_transactions_only_in_the_hours_a_month_starts_insi
     plan = plan_of(_report_sql(api, organization, "Asia/Kolkata"), disabled=("seqscan",))
     assert "revenue_sum_org_hours_start" in plan, plan
     assert "transaction_org_occurred" in plan and "Seq Scan" not in plan, plan
+
+
+def test_offer_search_reads_each_courts_occupancy_through_the_no_overlap_index(organization):
+    """The courts query of the offer search asks, per court, the GiST index for that court and the day together
+    (`area_id = court AND range && day`): a few entries per court, not every court's booking of the day."""
+    from apps.marketplace import offers
+
+    day = (timezone.now() + dt.timedelta(days=14)).date()
+    club = ClubFactory(organization=organization, marketplace_listed=True, latitude=40.4, longitude=-3.7,
+                       sports=["padel"], timezone="Europe/Madrid",
+                       opening_hours={d: [["08:00", "22:00"]] for d in ("monday", "tuesday", "wednesday", "thursday",
+                                                                         "friday", "saturday", "sunday")})  # fmt: skip
+    courts = [AreaFactory(organization=organization, club=club, sports=["padel"]) for _ in range(3)]
+    other = AreaFactory(organization=organization, club=ClubFactory(organization=organization))
+    start = dt.datetime.combine(day, dt.time(9), tzinfo=dt.UTC)
+    Booking.objects.bulk_create(  # that day, on the courts in range and on a court elsewhere
+        Booking(organization=organization, club_id=court.club_id, area=court, type="area",
+                start_time=start + dt.timedelta(hours=i), end_time=start + dt.timedelta(hours=i, minutes=30))
+        for court in [*courts, other] for i in range(5)
+    )  # fmt: skip
+    with CaptureQueriesContext(connection) as captured:
+        page, total = offers.search_offers(latitude=40.4, longitude=-3.7, day=day, sports=["padel"])
+    assert total > 0 and len(captured) == 3, [q["sql"] for q in captured]
+    courts_sql = next(q["sql"] for q in captured if 'FROM "clubs_area"' in q["sql"])
+    plan = plan_of(courts_sql, disabled=("seqscan", "bitmapscan"))
+    index_line = next(line for line in plan.splitlines() if "booking_area_no_overlap" in line)
+    condition = plan.splitlines()[plan.splitlines().index(index_line) + 1]
+    assert "Index Cond" in condition and "area_id = " in condition and "&&" in condition, plan

@@ -24,9 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import connections
-from django.db.models import F, FloatField, Func, Q
-from django.db.models.expressions import RawSQL
+from django.contrib.postgres.expressions import ArraySubquery
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import F, FloatField, Func, OuterRef, Q
 from django.utils import timezone
 
 from apps.clubs.choices import WEEKDAYS
@@ -222,30 +222,25 @@ def is_free(club: Club, area_id: int, day: dt.date, start: dt.datetime, busy, du
 
 
 EPOCH_TEMPLATE = "EXTRACT(EPOCH FROM %(expressions)s)::float8"
+OCCUPIERS = {"booked": area_bookings, "blocked": area_blocks, "in_class": area_classes}
 
 
-def _busy_epochs(area_ids, start: dt.datetime, end: dt.datetime) -> dict[int, list[tuple[float, float]]]:
-    """What occupies the courts `area_ids` in [start, end), by area id, as epoch seconds: the three querysets of
-    `apps.occupancy.queries.busy_intervals` (bookings, blocks, classes) in one `UNION ALL` query. The ids go as
-    one array parameter (hundreds of courts would otherwise be hundreds of parameters to build and send) and the
-    times come back as floats on the plain cursor (they parse much faster than date-times)."""
-    # An array literal: psycopg adapts a list of ints element by element, about a tenth of the search.
-    ids = RawSQL("SELECT unnest(%s::bigint[])", ["{" + ",".join(str(int(i)) for i in area_ids) + "}"])
-    epochs = {
-        "start_epoch": Func(F("start_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
-        "end_epoch": Func(F("end_time"), template=EPOCH_TEMPLATE, output_field=FloatField()),
-    }
-    first, *others = (
-        queryset.filter(area_id__in=ids).order_by().annotate(**epochs).values_list("area_id", *epochs)
-        for queryset in (area_bookings(start, end), area_blocks(start, end), area_classes(start, end))
+def _occupied(start: dt.datetime, end: dt.datetime) -> dict:
+    """Annotations of a court row: what occupies it in [start, end), one `[[start, end], ...]` array of epoch
+    seconds per source of `apps.occupancy.queries.busy_intervals` (bookings, blocks, classes). Each is a subquery
+    on the court's own id, which the bookings' `booking_area_no_overlap` GiST index answers with the court and the
+    time range together: a handful of index entries per court, however many bookings the network has that day
+    (one range scan over the day read every court's bookings and kept those of the courts in range)."""
+    pair = Func(
+        Func(F("start_time"), template=EPOCH_TEMPLATE),
+        Func(F("end_time"), template=EPOCH_TEMPLATE),
+        template="ARRAY[%(expressions)s]",
+        output_field=ArrayField(FloatField()),
     )
-    sql, params = first.union(*others, all=True).query.sql_with_params()
-    busy = defaultdict(list)
-    with connections[first.db].cursor() as cursor:  # the replica when the search reads from one
-        cursor.execute(sql, params)
-        for area_id, b_start, b_end in cursor.fetchall():
-            busy[area_id].append((b_start, b_end))
-    return busy
+    return {
+        name: ArraySubquery(occupier(start, end).filter(area_id=OuterRef("id")).order_by().values_list(pair))
+        for name, occupier in OCCUPIERS.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -296,9 +291,9 @@ def search_offers(
     now: dt.datetime | None = None,
 ) -> tuple[list[Offer], int]:
     """(the page of offers, the total): free court times of the listed clubs open on `day` within `radius_km`,
-    nearest club first, then by time, then by court (position). Four queries: clubs (with their organization),
-    courts, what occupies them that day (bookings, blocks and classes in one), and the pricing rules of the page's
-    organizations."""
+    nearest club first, then by time, then by court (position). Three queries: clubs (with their organization),
+    courts with what occupies each of them that day (bookings, blocks and classes), and the pricing rules of the
+    page's organizations."""
     now = timezone.now() if now is None else now
     sports = [s.strip().lower() for s in sports if s.strip()]
     rows = (
@@ -321,15 +316,18 @@ def search_offers(
         for sport in sports:
             wanted |= Q(sports__contains=[sport])
         areas = areas.filter(wanted)
+    # The courts and what occupies each of them over the clubs' day (a window spanning every club's clock).
+    window_start = min(day_bounds(c, day)[0] for c in clubs)
+    window_end = max(day_bounds(c, day)[1] for c in clubs)
     areas_by_club = defaultdict(list)
-    for row in areas.order_by("position", "id").values(*AREA_COLUMNS):
+    busy = {}
+    rows = areas.order_by("position", "id").values(*AREA_COLUMNS, **_occupied(window_start, window_end))
+    for row in rows:
         areas_by_club[row["club_id"]].append(row)
+        busy[row["id"]] = [pair for name in OCCUPIERS for pair in row.pop(name)]  # [start, end] lists
     clubs = [c for c in clubs if areas_by_club.get(c.id)]
     if not clubs:
         return [], 0
-    window_start = min(day_bounds(c, day)[0] for c in clubs)
-    window_end = max(day_bounds(c, day)[1] for c in clubs)
-    busy = _busy_epochs([row["id"] for c in clubs for row in areas_by_club[c.id]], window_start, window_end)
 
     # Every club's free times are counted (bisections over epoch seconds) for the total; only the clubs the page
     # reaches list theirs, and only the page is priced.
