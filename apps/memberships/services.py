@@ -28,6 +28,7 @@ from apps.contacts.choices import ContactStatus
 from apps.contacts.models import Contact
 from apps.domain_events.services import changed_keys, emit, emit_many
 from apps.invoices.services import issue_invoice, refresh_invoice_payment
+from apps.kernel import clock
 from apps.kernel.money import currency_exponent, round_money, tax_included
 from apps.transactions.choices import TransactionPaymentStatus, TransactionSourceType, TransactionType
 from apps.transactions.models import Transaction
@@ -37,7 +38,7 @@ from .choices import CancelEffective, MembershipPaymentStatus, MembershipSource,
 from .models import Membership, MembershipPeriod
 from .periods import ONE_DAY, add_months, cadence_of, next_start, one_time_end, period_end, plan_cadence
 from .resources import MEMBERSHIP
-from .usage import local_today, lock_membership, locked_memberships
+from .usage import lock_membership, locked_memberships
 
 ZERO = Decimal("0")
 OPEN = (MembershipStatus.ACTIVE, MembershipStatus.PAUSED)
@@ -176,7 +177,7 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
         exponent = currency_exponent(organization.currency)
         price = round_money(Decimal(data.get("price", plan.price)), exponent)
         signup_fee = round_money(Decimal(data.get("signup_fee", plan.signup_fee)), exponent)
-        today = local_today(organization, plan.club, now)
+        today = clock.today(plan.club, organization, now=now)
         start = data.get("start_date") or today
         _check_start(start, today)
         billed_from, end, next_billing = first_period(plan, start, today)
@@ -294,7 +295,7 @@ def update_membership(membership: Membership, data: dict) -> Membership:
 def _move_end(locked: Membership, end: dt.date | None) -> None:
     if end is not None and end < locked.start_date:
         raise ValidationFailed({"endDate": ["Must not be before `startDate`."]})
-    latest = add_months(local_today(locked.organization, locked.club), MAX_END_AHEAD_MONTHS)
+    latest = add_months(clock.today(locked.club, locked.organization), MAX_END_AHEAD_MONTHS)
     if end is not None and end > latest:
         raise ValidationFailed({"endDate": [f"Must not be after {latest} (10 years from today)."]})
     if locked.status not in OPEN:
@@ -318,7 +319,7 @@ def pause_membership(membership: Membership, *, resume_date: dt.date | None = No
     organization = membership.organization
     with transaction.atomic():
         locked = lock_membership(membership.pk)
-        if resume_date is not None and resume_date <= local_today(organization, locked.club):
+        if resume_date is not None and resume_date <= clock.today(locked.club, organization):
             raise ValidationFailed({"resumeDate": ["Must be after today; resume now with /resume."]})
         if locked.status != MembershipStatus.ACTIVE:
             raise InvalidStateTransition(locked.status)
@@ -352,7 +353,7 @@ def resume_membership(membership: Membership) -> Membership:
         locked = lock_membership(membership.pk)
         if locked.status != MembershipStatus.PAUSED:
             raise InvalidStateTransition(locked.status)
-        today = local_today(organization, locked.club, now)
+        today = clock.today(locked.club, organization, now=now)
         _resume(locked, today)
         events = [_membership_event(organization, "membership.resumed", locked.pk)]
         before = payload(organization, locked.pk)
@@ -411,7 +412,7 @@ def _cancel_with_withdrawal(organization, locked: Membership, reason: str | None
     """Cancel now: withdraw the periods billed ahead, then `membership.cancelled`, the voided charges'
     `transaction.updated` and their invoices' `invoice.updated`."""
     events, invoice_ids = _withdraw_unstarted_renewals(
-        organization, locked, local_today(organization, locked.club, now)
+        organization, locked, clock.today(locked.club, organization, now=now)
     )
     _cancel_now(locked, reason, now)
     emit_many(organization, [_membership_event(organization, "membership.cancelled", locked.pk), *events])
@@ -438,7 +439,7 @@ def cancel_membership(membership: Membership, *, effective=CancelEffective.IMMED
             )
         before = payload(organization, locked.pk)
         events, invoice_ids = _withdraw_unstarted_renewals(
-            organization, locked, local_today(organization, locked.club, now)
+            organization, locked, clock.today(locked.club, organization, now=now)
         )
         locked.cancel_at = locked.end_date + ONE_DAY
         locked.next_billing_date = None
@@ -583,7 +584,7 @@ def process_membership(
         if locked is None:
             return Outcome()
         organization, plan = locked.organization, locked.plan
-        today = local_today(organization, locked.club, now)
+        today = clock.today(locked.club, organization, now=now)
         if locked.cancel_at is not None and locked.cancel_at <= today:
             _cancel_now(locked, None, now)
             emit_many(organization, [_membership_event(organization, "membership.cancelled", locked.pk)])

@@ -1,7 +1,7 @@
 """What drawing a seat or a walk-in from a membership checks and takes (bookings and check-ins call these):
-`validate_membership_for_class`, `validate_membership_for_club`, `consume_use` and `restore_use`; and the two
-things every membership operation shares, its row lock and its clock (the kernel's: the club's, else the
-organization's).
+`validate_membership_for_class`, `validate_membership_for_club`, `consume_use` and `restore_use`; and the row lock
+every membership operation shares. A membership's clock is the kernel's `clock.today(club, organization)`: its
+club's, else the organization's.
 """
 
 import datetime as dt
@@ -31,14 +31,8 @@ class MembershipNotValid(Conflict):
         "club_not_covered": "The membership is not valid at this club.",
     }
 
-    def __init__(self, reason: str, message=None):
-        message = message or self.MESSAGES.get(reason, "The membership is not valid.")
-        super().__init__(message, details={"reason": reason})
-
-
-def local_today(organization, club=None, now: dt.datetime | None = None) -> dt.date:
-    """Today on the membership's clock: its club's, else the organization's."""
-    return clock.today(club, organization, now=now)
+    def __init__(self, reason: str):
+        super().__init__(self.MESSAGES[reason], details={"reason": reason})
 
 
 def locked_memberships(*, skip_locked: bool = False):

@@ -12,10 +12,10 @@ from apps.billing.models import Plan
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
 from apps.invoices.models import Invoice
+from apps.kernel import clock
 from apps.memberships import services
 from apps.memberships.models import Membership, MembershipPeriod
 from apps.memberships.tasks import run_membership_lifecycle
-from apps.memberships.usage import local_today
 from apps.transactions.models import Transaction
 from config import celery_app
 from tests.celery_worker import real_worker, wait_until
@@ -135,7 +135,7 @@ def _renewing(organization, n, plan_name="Monthly"):
     plan = Plan.objects.create(organization=organization, name=plan_name, price=40, auto_renews=True)
     contact = Contact.objects.create(organization=organization, first_name="Member")
     ids = [services.sell_membership(organization, {"contact": contact, "plan": plan}).pk for _ in range(n)]
-    today = local_today(organization)
+    today = clock.today(organization)
     # As if sold a month ago: the sale's period ended yesterday.
     MembershipPeriod.objects.filter(membership_id__in=ids).update(start_date=today - dt.timedelta(days=31))
     Membership.objects.filter(pk__in=ids).update(end_date=today - dt.timedelta(days=1), next_billing_date=today)
@@ -166,7 +166,7 @@ def test_a_run_spends_a_budget_shared_by_the_organizations_in_turns(organization
 
 def test_a_worker_that_was_down_catches_up_at_most_twelve_periods_a_run(organization, settings):
     (membership_id,) = _renewing(organization, 1)
-    today = local_today(organization)
+    today = clock.today(organization)
     # The worker missed 20 monthly renewals.
     Membership.objects.filter(pk=membership_id).update(
         start_date=dt.date(2024, 5, 1), end_date=dt.date(2024, 5, 31), next_billing_date=dt.date(2024, 6, 1)
@@ -353,7 +353,7 @@ def _due_tomorrow(api, contact, n):
     """`n` auto-renewing memberships whose next period starts tomorrow (inside a 3-day advance window)."""
     plan = create_plan(api, autoRenews=True, renewalDaysInAdvance=3)
     ids = [sold(api, contact, plan)["id"] for _ in range(n)]
-    today = local_today(contact.organization)  # the membership's clock, whatever the hour in UTC
+    today = clock.today(contact.organization)  # the membership's clock, whatever the hour in UTC
     Membership.objects.filter(pk__in=ids).update(end_date=today, next_billing_date=today + dt.timedelta(days=1))
     return ids
 
