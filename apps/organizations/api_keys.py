@@ -17,7 +17,8 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 class KeyLookup:
     """`ApiKey` + its organization by prefix in one query, its SQL written once per database from the models'
-    `_meta`, the rows turned into instances by `Model.from_db` and each field's `from_db_value` (JSON columns).
+    `_meta`, each column converted as the ORM converts it (the backend's converters, e.g. SQLite's text
+    date-times, then the field's own, e.g. JSON) and the rows turned into instances by `Model.from_db`.
 
     Compiling the ORM query (select_related over two wide tables) cost as much as running it on every request;
     this is the same query and the same model instances (organization cached on the key), through public APIs only.
@@ -38,8 +39,12 @@ class KeyLookup:
             f"ON o.{quote(Organization._meta.pk.column)} = k.{quote(organization_fk.column)} "
             f"WHERE k.{quote(ApiKey._meta.get_field('prefix').column)} = %s LIMIT 1"
         )
-        fields = [*self.key_fields, *self.organization_fields]
-        self.converters = [(i, f.from_db_value) for i, f in enumerate(fields) if hasattr(f, "from_db_value")]
+        self.converters = []
+        for i, column in enumerate(
+            [*(f.get_col("k") for f in self.key_fields), *(f.get_col("o") for f in self.organization_fields)]
+        ):
+            for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+                self.converters.append((i, convert, column))
         self.key_attnames = [f.attname for f in self.key_fields]
         self.organization_attnames = [f.attname for f in self.organization_fields]
         self.alias = connection.alias
@@ -51,8 +56,8 @@ class KeyLookup:
         if row is None:
             return None
         row = list(row)
-        for i, convert in self.converters:
-            row[i] = convert(row[i], None, connection)
+        for i, convert, column in self.converters:
+            row[i] = convert(row[i], column, connection)
         split = len(self.key_attnames)
         key = ApiKey.from_db(self.alias, self.key_attnames, row[:split])
         key.organization = Organization.from_db(self.alias, self.organization_attnames, row[split:])
