@@ -7,6 +7,8 @@ files in the repository or `msgfmt` on the build machine. A language missing her
 import datetime as dt
 from decimal import Decimal
 
+from babel.dates import format_date
+
 from apps.kernel import words
 from apps.kernel.money import format_money
 from apps.kernel.words import DEFAULT_LOCALE
@@ -136,40 +138,8 @@ LABELS = {
     },
 }
 
-WEEKDAY_NAMES = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
-}
-MONTH_NAMES = {
-    "en": (
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ),
-    "es": (
-        "enero",
-        "febrero",
-        "marzo",
-        "abril",
-        "mayo",
-        "junio",
-        "julio",
-        "agosto",
-        "septiembre",
-        "octubre",
-        "noviembre",
-        "diciembre",
-    ),
-}
+# Babel's CLDR names and the page's own word order: `Tuesday 3 March 2031` / `martes 3 de marzo de 2031`.
+DATE_PATTERNS = {"en": "EEEE d MMMM y", "es": "EEEE d 'de' MMMM 'de' y"}
 
 
 def page_locale(requested: str | None, default_language: str | None) -> str:
@@ -189,11 +159,7 @@ class Labels(words.Labels):
 
     def date(self, day: dt.date) -> str:
         """`Tuesday 3 March 2031` / `martes 3 de marzo de 2031`."""
-        weekday = WEEKDAY_NAMES[self.locale][day.weekday()]
-        month = MONTH_NAMES[self.locale][day.month - 1]
-        if self.locale == "es":
-            return f"{weekday} {day.day} de {month} de {day.year}"
-        return f"{weekday} {day.day} {month} {day.year}"
+        return format_date(day, DATE_PATTERNS[self.locale], locale=self.locale)
 
     def money(self, amount: Decimal | float | None, currency: str) -> str:
         """`€24.20` / `24,20 €`, at the currency's precision."""
