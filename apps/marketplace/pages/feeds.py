@@ -27,41 +27,29 @@ def _event(occurrence: ClassOccurrence) -> CalendarEvent:
     return dataclasses.replace(calendar_event(occurrence), status=status, timezone=occurrence.club.timezone or "UTC")
 
 
+def _feed(occurrences, timezone_name: str, name: str) -> str:
+    """The calendar of the first `MAX_FEED_EVENTS` of `occurrences`, in start order."""
+    occurrences = occurrences.select_related("club", "area").order_by("start_time", "id")[:MAX_FEED_EVENTS]
+    return build_calendar([_event(o) for o in occurrences], method=None, timezone_name=timezone_name, name=name)
+
+
 def club_feed(club: Club, now: dt.datetime) -> str:
     """The club's `Public` classes that have not ended yet and start within `CLUB_FEED_DAYS`."""
-    occurrences = (
-        ClassOccurrence.objects.filter(
-            club=club,
-            visibility=Visibility.PUBLIC,
-            end_time__gt=now,
-            start_time__lt=now + dt.timedelta(days=CLUB_FEED_DAYS),
-        )
-        .select_related("club", "area")
-        .order_by("start_time", "id")[:MAX_FEED_EVENTS]
+    occurrences = ClassOccurrence.objects.filter(
+        club=club,
+        visibility=Visibility.PUBLIC,
+        end_time__gt=now,
+        start_time__lt=now + dt.timedelta(days=CLUB_FEED_DAYS),
     )
-    return build_calendar(
-        [_event(o) for o in occurrences],
-        method=None,
-        timezone_name=club.timezone or "UTC",
-        name=f"{club.name}: classes",
-    )
+    return _feed(occurrences, club.timezone or "UTC", f"{club.name}: classes")
 
 
 def instructor_feed(instructor: Instructor, now: dt.datetime) -> str:
     """Every class the instructor teaches (any visibility) from 30 days ago to 180 days ahead."""
-    occurrences = (
-        ClassOccurrence.objects.filter(
-            organization_id=instructor.organization_id,
-            instructors=instructor,
-            start_time__gte=now - dt.timedelta(days=INSTRUCTOR_FEED_PAST_DAYS),
-            start_time__lt=now + dt.timedelta(days=INSTRUCTOR_FEED_DAYS),
-        )
-        .select_related("club", "area")
-        .order_by("start_time", "id")[:MAX_FEED_EVENTS]
+    occurrences = ClassOccurrence.objects.filter(
+        organization_id=instructor.organization_id,
+        instructors=instructor,
+        start_time__gte=now - dt.timedelta(days=INSTRUCTOR_FEED_PAST_DAYS),
+        start_time__lt=now + dt.timedelta(days=INSTRUCTOR_FEED_DAYS),
     )
-    return build_calendar(
-        [_event(o) for o in occurrences],
-        method=None,
-        timezone_name=instructor.organization.timezone or "UTC",
-        name=f"{instructor.contact.name}: classes",
-    )
+    return _feed(occurrences, instructor.organization.timezone or "UTC", f"{instructor.contact.name}: classes")
