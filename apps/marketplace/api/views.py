@@ -234,8 +234,8 @@ class OfferSearchView(MarketplaceView):
             "longitude": point.longitude,
             "day": data["date"],
             "sports": data["sports"],
-            "earliest": _time(data.get("earliestTime")),
-            "latest": _time(data.get("latestTime")),
+            "earliest": dt.time.fromisoformat(data["earliestTime"]) if data.get("earliestTime") else None,
+            "latest": dt.time.fromisoformat(data["latestTime"]) if data.get("latestTime") else None,
             "duration_minutes": data["durationMinutes"],
             "radius_km": data["radiusKm"],
             "limit": data["limit"],
@@ -243,13 +243,6 @@ class OfferSearchView(MarketplaceView):
         }
         rows, total = freshness.cached_search(search, lambda: offers.search_offers(**search))
         return Response(page_body(rows, total, data["limit"], data["offset"]))
-
-
-def _time(value: str | None):
-    if not value:
-        return None
-    hours, minutes = value.split(":")
-    return dt.time(int(hours), int(minutes))
 
 
 @csrf_exempt

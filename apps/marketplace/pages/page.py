@@ -35,11 +35,6 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
 
 
-def listed_club(slug: str) -> Club | None:
-    """The club the marketplace lists under `slug` (the profile's query), or None."""
-    return profile.listed_club(slug)
-
-
 @dataclass
 class Selection:
     """The page's query: the day shown, the duration of the free times, and the offer's time to preselect."""

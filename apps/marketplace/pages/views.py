@@ -20,9 +20,10 @@ from apps.api.page_security import public_page
 from apps.instructors.calendar_feed import instructor_for_token
 
 from .. import freshness
+from ..profile import listed_club
 from .feeds import club_feed, instructor_feed
 from .labels import Labels, page_locale
-from .page import build_page, listed_club
+from .page import build_page
 
 CALENDAR_TYPE = "text/calendar; charset=utf-8"
 # The query parameters a gym page reads: the cache key (anything else in the query changes nothing).

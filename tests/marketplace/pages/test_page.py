@@ -14,7 +14,7 @@ from apps.instructors.models import Instructor
 from apps.marketplace import offers
 from apps.marketplace.pages.labels import Labels
 from apps.marketplace.pages.page import build_page
-from apps.marketplace.pages.page import listed_club as listed
+from apps.marketplace.profile import listed_club as listed
 from apps.occupancy.models import AreaBlock
 from apps.organizations.models import Organization
 from apps.pricing.models import PricingRule
