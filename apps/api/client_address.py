@@ -12,46 +12,41 @@ import ipaddress
 from django.conf import settings
 
 
-def _normalized(value: str) -> str | None:
-    try:
-        address = ipaddress.ip_address(value.strip())
-    except ValueError:
-        return None
-    if address.version == 6:
-        if address.ipv4_mapped:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
-def client_address(request) -> str:
-    meta = request.META
-    trusted = settings.TRUSTED_PROXY_COUNT
-    if trusted > 0:
-        hops = [hop for hop in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
-        if len(hops) >= trusted:
-            forwarded = _normalized(hops[-trusted])
-            if forwarded:
-                return forwarded
-    remote = meta.get("REMOTE_ADDR", "")
-    return _normalized(remote) or remote[:100] or "unknown"
-
-
-def client_ip(request) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The exact address the request came from (same proxy rule, no /64 grouping), for allow-lists such as
-    `METRICS_ALLOWED_NETWORKS`; None when it is not an address."""
-    meta = request.META
-    trusted = settings.TRUSTED_PROXY_COUNT
-    if trusted > 0:
-        hops = [hop for hop in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
-        if len(hops) >= trusted:
-            return _exact(hops[-trusted])
-    return _exact(meta.get("REMOTE_ADDR", ""))
-
-
 def _exact(value: str):
     try:
         address = ipaddress.ip_address(value.strip())
     except ValueError:
         return None
     return address.ipv4_mapped if address.version == 6 and address.ipv4_mapped else address
+
+
+def _normalized(value: str) -> str | None:
+    address = _exact(value)
+    if address is None:
+        return None
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def _forwarded_hop(request) -> str | None:
+    """The entry the trusted proxies wrote for the client in `X-Forwarded-For` (N-th from the right), if any."""
+    trusted = settings.TRUSTED_PROXY_COUNT
+    hops = [hop for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+    return hops[-trusted] if trusted > 0 and len(hops) >= trusted else None
+
+
+def client_address(request) -> str:
+    hop = _forwarded_hop(request)
+    forwarded = _normalized(hop) if hop is not None else None
+    if forwarded:
+        return forwarded
+    remote = request.META.get("REMOTE_ADDR", "")
+    return _normalized(remote) or remote[:100] or "unknown"
+
+
+def client_ip(request) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The exact address the request came from (same proxy rule, no /64 grouping), for allow-lists such as
+    `METRICS_ALLOWED_NETWORKS`; None when it is not an address."""
+    hop = _forwarded_hop(request)
+    return _exact(hop if hop is not None else request.META.get("REMOTE_ADDR", ""))

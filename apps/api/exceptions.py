@@ -219,7 +219,8 @@ def _flatten_drf_errors(detail) -> dict:
     return renamed
 
 
-def _to_api_error(exc) -> ApiError | None:
+def to_api_error(exc) -> ApiError | None:
+    """The `ApiError` a DRF or Django exception stands for; None for an unexpected failure (a 500)."""
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, drf.ValidationError):
@@ -248,11 +249,6 @@ def _to_api_error(exc) -> ApiError | None:
     return database_unreachable(exc)
 
 
-def to_api_error(exc) -> ApiError | None:
-    """The `ApiError` a DRF or Django exception stands for; None for an unexpected failure (a 500)."""
-    return _to_api_error(exc)
-
-
 def exception_handler(exc, context):
     request = context.get("request")
     from rest_framework.views import set_rollback  # late: rest_framework.views imports this module's settings
@@ -260,7 +256,7 @@ def exception_handler(exc, context):
     set_rollback()  # an atomic request (ATOMIC_REQUESTS) must not commit the half-done work of a failed one
     if isinstance(exc, InsufficientScope):
         return Response(exc.body(), status=403)
-    error = _to_api_error(exc)
+    error = to_api_error(exc)
     if error is None:
         request_id = getattr(getattr(request, "_request", request), "request_id", None)
         logger.exception("Unhandled error on %s (request %s)", getattr(request, "path", "?"), request_id)

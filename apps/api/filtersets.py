@@ -122,28 +122,25 @@ class ChoiceListFilter(QueryFilter):
         return enum_list_value(self.parameter_name, raw, self.allowed) or self.default
 
 
-class SearchFilter(QueryFilter):
+class TextFilter(QueryFilter):
+    """A string compared by `lookup_expr` (surrounding blanks ignored; blank is no filter)."""
+
+    def parse(self, raw):
+        return (raw or "").strip() or None
+
+
+class SearchFilter(TextFilter):
     """`q`: a case-insensitive substring of any of `fields` (blank is no filter)."""
 
     def __init__(self, *fields, **kwargs):
         self.search_fields = fields
         super().__init__(fields[0], **kwargs)
 
-    def parse(self, raw):
-        return (raw or "").strip() or None
-
     def apply(self, qs, value):
         condition = Q()
         for name in self.search_fields:
             condition |= Q(**{f"{name}__icontains": value})
         return qs.filter(condition)
-
-
-class TextFilter(QueryFilter):
-    """A string compared by `lookup_expr` (surrounding blanks ignored; blank is no filter)."""
-
-    def parse(self, raw):
-        return (raw or "").strip() or None
 
 
 class ContainsFilter(QueryFilter):

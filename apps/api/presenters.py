@@ -1,16 +1,10 @@
 """Small helpers for response presenters (plain functions building dicts: fast, no per-row queries)."""
 
-from decimal import Decimal
-
 
 def number(value):
     """A stored Decimal (an amount, a rate) as a JSON number (float), None stays None. Money as text is
     `apps.kernel.money.format_money`."""
     return None if value is None else float(value)
-
-
-def decimal_or_none(value):
-    return None if value is None else Decimal(value)
 
 
 def resolve_translation(translations: dict | None, locale: str | None, default_language: str, field: str, fallback):
