@@ -20,6 +20,16 @@ from .filters import in_range
 class InputSerializer(serializers.Serializer):
     # A request body whose camelCase fields fill the model's snake_case names: `signupFee` is `signup_fee`, and an
     # object id field (`clubId`, a related field) is the object itself (`club`), unless the field names its `source`.
+    # The fields named (by source) in `blank_is_null` store an empty string as null.
+
+    blank_is_null: tuple[str, ...] = ()
+
+    def to_internal_value(self, data):
+        attrs = super().to_internal_value(data)
+        for name in self.blank_is_null:
+            if attrs.get(name) == "":
+                attrs[name] = None
+        return attrs
 
     def get_fields(self):
         fields = super().get_fields()

@@ -1,4 +1,4 @@
-"""Input validation of contact writes, and response serializers used only for the OpenAPI document."""
+"""Input validation of contact writes."""
 
 from rest_framework import serializers
 
@@ -37,10 +37,9 @@ class ContactWriteSerializer(InputSerializer):
         required=False, max_bytes=CUSTOM_FIELDS_MAX_BYTES, max_depth=CUSTOM_FIELDS_MAX_DEPTH
     )
 
+    blank_is_null = ("last_name", "email", "phone", "language")
+
     def validate(self, attrs):
-        for name in ("last_name", "email", "phone", "language"):
-            if attrs.get(name) == "":
-                attrs[name] = None
         if attrs.get("email"):
             attrs["email"] = attrs["email"].strip()
         return attrs

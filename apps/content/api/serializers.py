@@ -79,6 +79,7 @@ class ContentBodySerializer(InputSerializer):
 class ContentItemCreateSerializer(InputSerializer):
     """POST body: `title` and `type` are required."""
 
+    blank_is_null = BLANK_IS_NULL
     title = StrictCharField(max_length=200)
     type = serializers.ChoiceField(choices=ContentItemType.choices)
     slug = StrictRegexField(
@@ -151,9 +152,6 @@ class ContentItemCreateSerializer(InputSerializer):
         return list(dict.fromkeys(tags))
 
     def validate(self, attrs):
-        for name in BLANK_IS_NULL:
-            if attrs.get(name) == "":
-                attrs[name] = None
         content = attrs.pop("content", None)
         if content is not None:
             errors = {}
@@ -209,6 +207,7 @@ def file_name_of(url: str) -> str:
 class MediaItemCreateSerializer(InputSerializer):
     """POST body: registers a file hosted elsewhere by its https URL; nothing is downloaded."""
 
+    blank_is_null = ("alt_text", "caption")
     url = StrictCharField(
         max_length=URL_MAX_LENGTH, help_text="Public https URL of the file (at most 2048 characters)."
     )
@@ -241,14 +240,7 @@ class MediaItemCreateSerializer(InputSerializer):
                     {"mediaType": ["Cannot be inferred from the URL's file extension; send `image` or `video`."]}
                 )
             attrs["media_type"] = inferred
-        return _blank_is_null(attrs, ("alt_text", "caption"))
-
-
-def _blank_is_null(attrs, names):
-    for name in names:
-        if attrs.get(name) == "":
-            attrs[name] = None
-    return attrs
+        return attrs
 
 
 @extend_schema_serializer(component_name="MediaItemUpdate")
@@ -256,6 +248,7 @@ class MediaItemUpdateSerializer(InputSerializer):
     """PATCH body: `name`, `altText`, `caption`. `url` is immutable (400 `FIELD_NOT_WRITABLE`): register a new item
     to replace a file."""
 
+    blank_is_null = ("alt_text", "caption")
     name = StrictCharField(max_length=255, required=False)
     altText = StrictCharField(max_length=1000, required=False, allow_null=True, allow_blank=True)
     caption = StrictCharField(max_length=2000, required=False, allow_null=True, allow_blank=True)
@@ -264,6 +257,3 @@ class MediaItemUpdateSerializer(InputSerializer):
         if isinstance(data, dict) and "url" in data:
             raise FieldNotWritable("url", "`url` is immutable; register a new media item to replace a file.")
         return super().to_internal_value(data)
-
-    def validate(self, attrs):
-        return _blank_is_null(attrs, ("alt_text", "caption"))
