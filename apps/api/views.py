@@ -116,6 +116,9 @@ class PlatformViewMixin:
     def credential(self) -> Credential:
         return self.request.auth
 
+    def present_context(self) -> PresentContext:
+        return PresentContext.for_request(self.request)
+
     def current_action(self):
         return getattr(self, "action", None) or self.request.method.lower()
 
@@ -265,9 +268,6 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
         if getattr(self, "action", None) != "list":
             return queryset
         return super().filter_queryset(queryset)
-
-    def present_context(self) -> PresentContext:
-        return PresentContext.for_request(self.request)
 
     def present(self, pk) -> dict:
         """The resource body of row `pk` in this viewset's (tenant-scoped) queryset; 404 when it is not there."""

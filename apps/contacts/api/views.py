@@ -1,6 +1,6 @@
 """Contacts, pipeline stages and contact sources."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
@@ -27,7 +27,6 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
         parameters=[ID_PARAM],
         request=ArchiveSerializer,
         responses=CONTACT.serializer,
-        tags=["contacts"],
     ),
     restore=extend_schema(
         operation_id="contacts_restore",
@@ -35,7 +34,6 @@ ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
         parameters=[ID_PARAM],
         request=None,
         responses=CONTACT.serializer,
-        tags=["contacts"],
     ),
 )
 class ContactViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
@@ -72,9 +70,7 @@ class ContactViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
         return Response(self.present(contact.pk))
 
 
-@extend_schema_view(
-    list=extend_schema(operation_id="pipeline_stages_list", summary="List pipeline stages", tags=["contacts"])
-)
+@crud_schema_view("pipeline_stages", tags=["contacts"])
 class PipelineStageViewSet(ListResourceMixin, PlatformViewSet):
     """Sales pipeline stages, ordered by position. Read-only."""
 
@@ -84,9 +80,7 @@ class PipelineStageViewSet(ListResourceMixin, PlatformViewSet):
     required_scopes = {"list": "contacts:read"}
 
 
-@extend_schema_view(
-    list=extend_schema(operation_id="contact_sources_list", summary="List contact sources", tags=["contacts"])
-)
+@crud_schema_view("contact_sources", tags=["contacts"])
 class ContactSourceViewSet(ListResourceMixin, PlatformViewSet):
     """Where contacts come from. Read-only."""
 

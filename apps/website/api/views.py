@@ -10,7 +10,8 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from apps.api.exceptions import NotFound, ValidationFailed
-from apps.api.resources import PresentContext, shape_serializer
+from apps.api.resources import shape_serializer
+from apps.api.schema import crud_schema_view
 from apps.api.views import (
     MAX_DB_ID,
     CreateResourceMixin,
@@ -110,20 +111,8 @@ class WebsiteSelectionMixin:
         websites = Website.objects.filter(organization=self.organization)
         return WEBSITE.get(websites, self.selected_website().pk, self.present_context())
 
-    def present_context(self) -> PresentContext:
-        """As `PlatformViewSet.present_context`, for the website's non-viewset views too."""
-        return PresentContext.for_request(self.request)
 
-
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="websites_list",
-        summary="List websites",
-        description="Exactly one has `isDefault`.",
-        tags=TAGS,
-    ),
-    retrieve=extend_schema(operation_id="websites_get", summary="Get a website", tags=TAGS),
-)
+@crud_schema_view("websites", tags=TAGS, descriptions={"list": "Exactly one has `isDefault`."})
 class WebsiteListViewSet(ResourceViewSet):
     queryset = Website.objects.all()
     resource = WEBSITE
@@ -186,7 +175,6 @@ class WebsiteView(WebsiteSelectionMixin, PlatformAPIView):
         "Create a draft page",
         "`slug` (unique within the website, else 409 `DUPLICATE_VALUE`) and `title` are required. The website's "
         "first page becomes its homepage. The draft stays unpublished.",
-        request=PageCreateSerializer,
         responses={201: WEBSITE_PAGE.serializer, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
     ),
     partial_update=_schema(
@@ -194,7 +182,6 @@ class WebsiteView(WebsiteSelectionMixin, PlatformAPIView):
         "Update a draft page",
         "`sections`, when sent, replaces the ordered list: send back each read `htmlId` to keep it. "
         "`isHomepage: true` moves the homepage flag to this page.",
-        request=PageUpdateSerializer,
         responses={200: WEBSITE_PAGE.serializer, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
     ),
     destroy=_schema(
@@ -393,10 +380,7 @@ class PublishView(WebsiteSelectionMixin, PlatformAPIView):
         return response
 
 
-@extend_schema_view(
-    list=_schema("website_releases_list", "List releases", "The publish history, newest first."),
-    retrieve=_schema("website_releases_get", "Get a release"),
-)
+@crud_schema_view("website_releases", tags=TAGS, descriptions={"list": "The publish history, newest first."})
 class ReleaseViewSet(WebsiteSelectionMixin, ResourceViewSet):
     queryset = Release.objects.all()
     organization_field = "website__organization"
