@@ -122,8 +122,12 @@ def _save_area_type(area_type: AreaType, *, derive: bool = False, check: bool = 
     return area_type
 
 
-def create_area_type(organization, *, name: str, slug: str | None = None, max_players=None) -> AreaType:
-    area_type = AreaType(organization=organization, name=name, slug=slug or "", max_players=max_players)
+def create_area_type(organization, data: dict) -> AreaType:
+    """`data`: `name`, and optionally `slug` (else derived from the name) and `max_players`."""
+    slug = data.get("slug")
+    area_type = AreaType(
+        organization=organization, name=data["name"], slug=slug or "", max_players=data.get("max_players")
+    )
     return _save_area_type(area_type, derive=not slug)
 
 
@@ -143,14 +147,13 @@ AREA_FIELDS = ("name", "area_type", "sports", "hourly_rate", "is_indoor", "is_ac
 
 
 @transaction.atomic
-def create_area(organization, *, club: Club, name: str, **fields) -> Area:
-    """A new area of `club`; without a `position` it goes after the club's last area."""
+def create_area(organization, data: dict) -> Area:
+    """A new area of `data["club"]`; without a `position` it goes after the club's last area."""
+    club, fields = data["club"], {k: v for k, v in data.items() if k in AREA_FIELDS}
     if fields.get("position") is None:
         last = Area.objects.filter(club=club).aggregate(m=Max("position"))["m"]
         fields["position"] = 0 if last is None else last + 1
-    area = Area.objects.create(
-        organization=organization, club=club, name=name, **{k: v for k, v in fields.items() if k in AREA_FIELDS}
-    )
+    area = Area.objects.create(organization=organization, club=club, **fields)
     emit_availability_changed(area, cause="area")
     return area
 

@@ -1,4 +1,4 @@
-"""Input validation (camelCase bodies) and response schemas used only for the OpenAPI document."""
+"""Input validation (camelCase bodies) of areas and area types."""
 
 from rest_framework import serializers
 
@@ -13,8 +13,6 @@ from apps.api.fields import (
 )
 
 from ..models import AreaType, Club
-
-# --- Input ---------------------------------------------------------------------------------------------------
 
 
 class AreaUpdateSerializer(InputSerializer):
@@ -42,6 +40,3 @@ class AreaTypeWriteSerializer(InputSerializer):
     name = StrictCharField(max_length=120)
     slug = StrictSlugField(max_length=120, required=False)
     maxPlayers = StrictIntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
-
-
-# --- Response shapes (documentation only) ----------------------------------------------------------------------

@@ -1,12 +1,11 @@
 """Clubs (read-only), areas and area types. Area blocks and availability are in `apps.occupancy.api.views`."""
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
 from apps.api.exceptions import NotFound
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
-from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin
+from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
 from .. import services
 from ..filters import AreaFilterSet, AreaTypeFilterSet, ClubFilterSet
@@ -14,12 +13,9 @@ from ..models import Area, AreaType, Club
 from ..resources import AREA, AREA_TYPE, CLUB
 from . import serializers as s
 
-
-def _param(name, type_=OpenApiTypes.STR, description="", required=False, enum=None):
-    return OpenApiParameter(name, type_, OpenApiParameter.QUERY, required=required, description=description, enum=enum)
-
-
-LOCALE = _param("locale", description="Language code for resolved names; falls back to the default language.")
+LOCALE = OpenApiParameter(
+    "locale", str, description="Language code for resolved names; falls back to the default language."
+)
 
 
 # --- Clubs ---------------------------------------------------------------------------------------------------
@@ -59,12 +55,7 @@ class AreaTypeViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet)
     required_scopes = crud_scopes("areas")
 
     write_serializer = s.AreaTypeWriteSerializer
-
-    def create_object(self, data):
-        return services.create_area_type(self.organization, **data)
-
-    def update_object(self, area_type, data):
-        services.update_area_type(area_type, dict(data))
+    writes = Writes(create=services.create_area_type, update=services.update_area_type)
 
 
 # --- Areas ---------------------------------------------------------------------------------------------------
@@ -87,10 +78,4 @@ class AreaViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
 
     write_serializer = s.AreaCreateSerializer
     update_serializer = s.AreaUpdateSerializer
-
-    def create_object(self, data):
-        data = dict(data)
-        return services.create_area(self.organization, club=data.pop("club"), name=data.pop("name"), **data)
-
-    def update_object(self, area, data):
-        services.update_area(area, dict(data))
+    writes = Writes(create=services.create_area, update=services.update_area)
