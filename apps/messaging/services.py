@@ -75,12 +75,6 @@ def update_template(template: MessageTemplate, data: dict) -> MessageTemplate:
     return _save_template(locked, data)
 
 
-@transaction.atomic
-def delete_template(template: MessageTemplate) -> None:
-    """Messages drafted from it keep their text; their `templateId` becomes null."""
-    template.delete()
-
-
 # -- messages -----------------------------------------------------------------------------------------------------
 
 

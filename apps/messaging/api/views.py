@@ -40,7 +40,8 @@ class TemplateViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceM
     write_serializer = TemplateCreateSerializer
     update_serializer = TemplateUpdateSerializer
 
-    writes = Writes(create=services.create_template, update=services.update_template, delete=services.delete_template)
+    # A delete has no rule of its own: messages drafted from the template keep their text (`templateId` null).
+    writes = Writes(create=services.create_template, update=services.update_template)
 
 
 @crud_schema_view(
