@@ -104,6 +104,12 @@ def snake_case(key: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
 
 
+def camel_case(name: str) -> str:
+    """The body's key for a model field (`tax_amount` is `taxAmount`), as in `changedFields`."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
 _TRANSLATED = object()
 
 

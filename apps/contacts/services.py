@@ -7,6 +7,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue, InvalidStateTransition
+from apps.api.resources import camel_case
 from apps.domain_events.services import emit
 
 from .choices import ContactStatus
@@ -14,22 +15,7 @@ from .models import Contact
 from .resources import present_contact
 from .signals import contact_archived
 
-# Model field -> API field, for `changedFields`.
-API_FIELDS = {
-    "first_name": "firstName",
-    "last_name": "lastName",
-    "email": "email",
-    "phone": "phone",
-    "date_of_birth": "dateOfBirth",
-    "language": "language",
-    "profile_image": "profileImage",
-    "pipeline_stage": "pipelineStageId",
-    "source": "sourceId",
-    "tags": "tags",
-    "notes": "notes",
-    "marketing_consent": "marketingConsent",
-    "custom_fields": "customFields",
-}
+RELATIONS = ("pipeline_stage", "source")  # written as objects, compared and named (`sourceId`) by their ids
 
 
 def _event_data(contact_id):
@@ -113,8 +99,8 @@ def update_contact(contact, *, reveal_existing_id=True, **fields) -> Contact:
                 )
         changed = []
         for name, value in fields.items():
-            current = getattr(contact, f"{name}_id") if name in ("pipeline_stage", "source") else getattr(contact, name)
-            new = getattr(value, "pk", value) if name in ("pipeline_stage", "source") else value
+            current = getattr(contact, f"{name}_id") if name in RELATIONS else getattr(contact, name)
+            new = getattr(value, "pk", value) if name in RELATIONS else value
             if current != new:
                 setattr(contact, name, value)
                 changed.append(name)
@@ -124,7 +110,7 @@ def update_contact(contact, *, reveal_existing_id=True, **fields) -> Contact:
                 contact.organization,
                 "contact.updated",
                 _event_data(contact.id),
-                changed_fields=[API_FIELDS.get(n, n) for n in changed],
+                changed_fields=[camel_case(n) + ("Id" if n in RELATIONS else "") for n in changed],
             )
     return contact
 

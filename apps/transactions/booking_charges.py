@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from apps.api.resources import camel_case
 from apps.billing.revenue_accounts import default_account
 from apps.domain_events.services import emit
 from apps.kernel.money import currency_exponent, round_money
@@ -28,17 +29,6 @@ MIRRORED_FIELDS = (
     "reference",
     "paid_at",
 )
-API_NAMES = {
-    "amount": "amount",
-    "tax_amount": "taxAmount",
-    "club_id": "clubId",
-    "description": "description",
-    "paid_amount": "paidAmount",
-    "refunded_amount": "refundedAmount",
-    "payment_status": "paymentStatus",
-    "reference": "reference",
-    "paid_at": "paidAt",
-}
 
 
 def charge_status(amount, paid, refunded) -> str:
@@ -121,7 +111,7 @@ def _save_changes(charge: Transaction, before: dict) -> None:
         charge.organization_id,
         "transaction.updated",
         lambda: payload(charge.organization_id, charge.pk),
-        [API_NAMES[name] for name in changed],
+        [camel_case(name) for name in changed],
     )
 
 
