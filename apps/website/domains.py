@@ -113,9 +113,7 @@ def dns_txt_records(name: str) -> list[str]:
         answer = dns.resolver.resolve(name, "TXT", lifetime=DNS_TIMEOUT_SECONDS)
     except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
         return []
-    except (dns.exception.Timeout, dns.resolver.NoNameservers, dns.resolver.NoResolverConfiguration) as error:
-        raise DomainLookupFailed(str(error)) from error
-    except dns.exception.DNSException as error:
+    except dns.exception.DNSException as error:  # a timeout, no name servers or no resolver configuration
         raise DomainLookupFailed(str(error)) from error
     return [b"".join(record.strings).decode("utf-8", "replace") for record in answer]
 

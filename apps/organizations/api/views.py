@@ -60,7 +60,5 @@ class OrganizationSettingsView(PlatformAPIView):
         tags=["organization"],
     )
     def patch(self, request):
-        serializer = OrganizationSettingsUpdateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        organization = services.update_settings(self.organization, serializer.validated_data)
+        organization = services.update_settings(self.organization, self.validated(OrganizationSettingsUpdateSerializer))
         return Response(present_settings(organization))
