@@ -12,39 +12,26 @@ The pages run no script at all, so the policy forbids every script; their one in
 validated on write) needs `style-src 'unsafe-inline'`.
 """
 
-import functools
-
 from django.conf import settings
 from django.http import HttpResponsePermanentRedirect
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.utils.decorators import decorator_from_middleware
+from django.utils.deprecation import MiddlewareMixin
 
 REFERRER_POLICY = "strict-origin-when-cross-origin"
 
 
-def add_public_page_headers(response):
-    response.headers.setdefault("Content-Security-Policy", settings.PUBLIC_PAGE_CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
-    return response
+class PublicPageHeadersMiddleware(MiddlewareMixin):
+    def process_response(self, request, response):
+        response.headers.setdefault("Content-Security-Policy", settings.PUBLIC_PAGE_CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
+        return response
 
 
-def public_page(view):
-    """A view whose responses are public pages (the marketplace pages and feeds)."""
-
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        return add_public_page_headers(view(request, *args, **kwargs))
-
-    return wrapped
-
-
-class PublicPageHeadersMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return add_public_page_headers(self.get_response(request))
+# A view whose responses are public pages (the marketplace pages and feeds).
+public_page = decorator_from_middleware(PublicPageHeadersMiddleware)
 
 
 class SiteSecurityMiddleware(SecurityMiddleware):
