@@ -191,7 +191,6 @@ def _indefinite(noun: str) -> str:
 
 def crud_schema_view(
     tool_prefix,
-    schema=None,
     *,
     tags=None,
     parameters=None,
@@ -202,15 +201,14 @@ def crud_schema_view(
     """The `extend_schema_view` of a standard viewset: `<prefix>_list`, `_get`, `_create`, `_update`, `_delete`
     (204 "Deleted"), for the actions the viewset has, summarised "List <verbose_name_plural>", "Get a
     <verbose_name>", "Create a ...", "Update a ..." and "Delete a ..." (the viewset's model) unless `summaries` says
-    more. Request bodies are the viewset's
-    `write_serializer` and `update_serializer` (read by `PlatformAutoSchema.get_request_serializer`); response
-    bodies are its `resource` unless `schema` is given. `tags` are every operation's of the viewset. `parameters`,
-    `summaries` and `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
+    more. Request bodies are the viewset's `write_serializer` and `update_serializer` (read by
+    `PlatformAutoSchema.get_request_serializer`); response bodies are its `resource` (a list's items its
+    `list_resource`, if any). `tags` are every operation's of the viewset. `parameters`, `summaries` and
+    `descriptions` are keyed by action; `overrides` are further actions' `extend_schema(...)`."""
 
     def decorate(viewset):
-        body = schema if schema is not None else viewset.resource.serializer
-        list_resource = getattr(viewset, "list_resource", None)
-        list_body = list_resource.serializer if schema is None and list_resource is not None else body
+        body = viewset.resource.serializer
+        list_body = (getattr(viewset, "list_resource", None) or viewset.resource).serializer
         standard = {
             "list": {"operation_id": f"{tool_prefix}_list", "responses": list_body(many=True)},
             "retrieve": {"operation_id": f"{tool_prefix}_get", "responses": body},
