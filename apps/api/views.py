@@ -54,12 +54,7 @@ BODY_METHODS = frozenset({"POST", "PATCH", "PUT"})
 
 
 def carries_body(request) -> bool:
-    meta = request.META
-    try:
-        length = int(meta.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = 0
-    return length > 0 or "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower()
+    return bodylimit.declared_length(request.META) > 0 or bodylimit.is_chunked(request.META)
 
 
 def is_json_media_type(content_type: str) -> bool:
@@ -240,9 +235,7 @@ class OrganizationScopedMixin:
             return
         try:
             self.get_object()
-        except (Http404, drf_exceptions.NotFound, NotFound):
-            raise
-        except (ApiError, drf_exceptions.APIException):
+        except (Http404, ApiError, drf_exceptions.APIException):  # a 404 (or another answer) about the path
             raise
         except Exception:  # a view whose get_object needs more than the path: leave the 404 to the handler
             return

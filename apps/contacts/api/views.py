@@ -59,9 +59,8 @@ class ContactViewSet(CreateResourceMixin, UpdateResourceMixin, ResourceViewSet):
     @action(detail=True, methods=["post"], url_path="archive")
     def archive(self, request, pk=None):
         contact = self.get_object()
-        serializer = ArchiveSerializer(data=request.data or {})
-        serializer.is_valid(raise_exception=True)
-        contact = services.archive_contact(contact, reason=serializer.validated_data.get("reason") or None)
+        reason = self.validated(ArchiveSerializer).get("reason") or None
+        contact = services.archive_contact(contact, reason=reason)
         return Response(self.present(contact.pk))
 
     @action(detail=True, methods=["post"], url_path="restore")
