@@ -39,11 +39,6 @@ class ContactWriteSerializer(InputSerializer):
 
     blank_is_null = ("last_name", "email", "phone", "language")
 
-    def validate(self, attrs):
-        if attrs.get("email"):
-            attrs["email"] = attrs["email"].strip()
-        return attrs
-
 
 class ArchiveSerializer(InputSerializer):
     reason = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=1000)

@@ -145,9 +145,6 @@ class ContentItemCreateSerializer(InputSerializer):
             raise serializers.ValidationError("No staff member of this organization has this id.")
         return author_id
 
-    def validate_title(self, title):
-        return title.strip()
-
     def validate_tags(self, tags):
         return list(dict.fromkeys(tags))
 

@@ -63,6 +63,7 @@ def question_list(required: bool):
 class FormCreateSerializer(InputSerializer):
     """POST body: `name` and `questions` are required."""
 
+    blank_is_null = ("description",)
     name = StrictCharField(max_length=200)
     slug = StrictRegexField(
         SLUG_PATTERN,
@@ -74,9 +75,6 @@ class FormCreateSerializer(InputSerializer):
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
     isActive = StrictBooleanField(required=False)
     questions = question_list(required=True)
-
-    def validate_description(self, value):
-        return (value or "").strip() or None
 
 
 @extend_schema_serializer(component_name="FormUpdate")

@@ -1,5 +1,4 @@
-"""Input validation for instructors, instructor types and pay-rate policies, plus response serializers used only
-to document the OpenAPI schema."""
+"""Input validation for instructors, instructor types and pay-rate policies."""
 
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers

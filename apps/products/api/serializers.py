@@ -31,6 +31,7 @@ class ProductCategoryInputSerializer(InputSerializer):
 class ProductCreateSerializer(InputSerializer):
     """POST body: `name` and `price` are required."""
 
+    blank_is_null = ("sku",)
     name = StrictCharField(max_length=120)
     description = StrictCharField(max_length=5000, required=False, allow_null=True, allow_blank=True)
     categoryId = OrganizationObjectField(model=ProductCategory, required=False, allow_null=True)
@@ -58,9 +59,6 @@ class ProductCreateSerializer(InputSerializer):
         if account is not None and not account.is_active:
             raise serializers.ValidationError("The revenue account is inactive.")
         return account
-
-    def validate_sku(self, value):
-        return (value or "").strip() or None
 
 
 @extend_schema_serializer(component_name="ProductUpdate")

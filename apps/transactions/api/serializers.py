@@ -32,6 +32,7 @@ def amount_field(help_text):
 class ExternalRevenueCreateSerializer(InputSerializer):
     """POST body: `amount` (> 0) and `description` are required."""
 
+    blank_is_null = ("reference", "payment_method")
     amount = amount_field("Greater than 0; rounded half-up at the organization's currency precision.")
     description = StrictCharField(max_length=500)
     occurredAt = BoundedDateTimeField(required=False, help_text="Default now.")
@@ -50,26 +51,12 @@ class ExternalRevenueCreateSerializer(InputSerializer):
             raise serializers.ValidationError("The revenue account is inactive.")
         return account
 
-    def validate_description(self, value):
-        value = value.strip()
-        if not value:
-            raise serializers.ValidationError("This field may not be blank.")
-        return value
-
-    def validate_reference(self, value):
-        return (value or "").strip() or None
-
-    def validate_paymentMethod(self, value):
-        return (value or "").strip() or None
-
 
 @extend_schema_serializer(component_name="TransactionRefund")
 class TransactionRefundSerializer(InputSerializer):
     """POST body: `amount` (> 0) is required."""
 
+    blank_is_null = ("reason",)
     amount = amount_field("Greater than 0 and at most what is left to refund; rounded like the original.")
     reason = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
     occurredAt = BoundedDateTimeField(required=False, help_text="Default now.")
-
-    def validate_reason(self, value):
-        return (value or "").strip() or None
