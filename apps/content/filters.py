@@ -1,6 +1,6 @@
 """Query parameters of the content items and media lists."""
 
-from django.db.models import F, Q
+from django.db.models import F
 from django.db.models.functions import Lower
 
 from apps.api.exceptions import ValidationFailed
@@ -10,7 +10,6 @@ from apps.api.filtersets import (
     ContainsFilter,
     Ordering,
     PlatformFilterSet,
-    QueryFilter,
     SearchFilter,
     TextFilter,
 )
@@ -69,18 +68,8 @@ class ContentItemFilterSet(PlatformFilterSet):
         return queryset.filter(status__in=values)
 
 
-class NameOrAltTextFilter(QueryFilter):
-    """`name`: a case-insensitive substring of the name or of the alt text."""
-
-    def parse(self, raw):
-        return (raw or "").strip() or None
-
-    def apply(self, qs, value):
-        return qs.filter(Q(name__icontains=value) | Q(alt_text__icontains=value))
-
-
 class MediaItemFilterSet(PlatformFilterSet):
-    name = NameOrAltTextFilter(help_text="Case-insensitive substring of the name or of the alt text.")
+    name = SearchFilter("name", "alt_text", help_text="Case-insensitive substring of the name or of the alt text.")
     mediaType = ChoiceListFilter("media_type", choices=MediaType)
 
     ordering = Ordering(

@@ -1,6 +1,6 @@
 """Query parameters of the instructors lists."""
 
-from django.db.models import Q, Value
+from django.db.models import Value
 from django.db.models.functions import Concat
 
 from apps.api.filtersets import (
@@ -29,13 +29,10 @@ class InstructorFilterSet(PlatformFilterSet):
     )
 
     def search(self, queryset, name, term):
-        return queryset.annotate(
-            contact_full_name=Concat("contact__first_name", Value(" "), "contact__last_name")
-        ).filter(
-            Q(contact__first_name__icontains=term)
-            | Q(contact__last_name__icontains=term)
-            | Q(contact_full_name__icontains=term)
-        )
+        # The full name holds the first and the last name (Concat reads a missing one as ""): one condition covers
+        # a term in either and one spanning both ("Ana Lo").
+        full_name = Concat("contact__first_name", Value(" "), "contact__last_name")
+        return queryset.alias(contact_full_name=full_name).filter(contact_full_name__icontains=term)
 
 
 class InstructorTypeFilterSet(PlatformFilterSet):
