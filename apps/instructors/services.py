@@ -34,16 +34,9 @@ def normalize_availability(slots: list[dict]) -> list[dict]:
     return sorted(cleaned, key=lambda s: (days.index(s["dayOfWeek"]), s["startTime"], s["endTime"]))
 
 
-def present_instructor(instructor: Instructor) -> dict:
-    """The stored instructor's body (as the instructors endpoints return it)."""
-    return INSTRUCTOR.get(Instructor.objects.all(), instructor.pk, PresentContext(organization=None))
-
-
-def _instructor_event_data(instructor_id):
-    def build():
-        return INSTRUCTOR.get(Instructor.objects.all(), instructor_id, PresentContext(organization=None))
-
-    return build
+def present_instructor(instructor_id: int) -> dict:
+    """The stored instructor's body (as the instructors endpoints return it): change detection and event data."""
+    return INSTRUCTOR.get(Instructor.objects.all(), instructor_id, PresentContext(organization=None))
 
 
 def _create_contact(organization, data: dict, reveal_existing_id: bool) -> Contact:
@@ -80,21 +73,21 @@ def create_instructor(organization, data: dict, *, reveal_existing_contact_id=Tr
     if "weekly_availability" in data:
         data["weekly_availability"] = normalize_availability(data["weekly_availability"])
     instructor = Instructor.objects.create(organization=organization, contact=contact, **data)
-    emit(organization, "instructor.created", _instructor_event_data(instructor.pk))
+    emit(organization, "instructor.created", lambda: present_instructor(instructor.pk))
     return instructor
 
 
 @transaction.atomic
 def update_instructor(instructor: Instructor, data: dict) -> Instructor:
     """Partial update; `weekly_availability` replaces the whole list. Emits `instructor.updated` on a change."""
-    before = present_instructor(instructor)
+    before = present_instructor(instructor.pk)
     data = dict(data)
     if "weekly_availability" in data:
         data["weekly_availability"] = normalize_availability(data["weekly_availability"])
     set_fields(instructor, data)
     instructor.save()
-    after = present_instructor(instructor)
+    after = present_instructor(instructor.pk)
     emit_if_changed(
-        instructor.organization_id, "instructor.updated", before, after, _instructor_event_data(instructor.pk)
+        instructor.organization_id, "instructor.updated", before, after, lambda: present_instructor(instructor.pk)
     )
     return instructor
