@@ -88,12 +88,6 @@ class StaffMembership(models.Model):
     def __str__(self):
         return f"{self.user} @ {self.organization} ({self.role})"
 
-    @property
-    def can_manage_settings(self) -> bool:
-        if self.role == StaffRole.ADMIN:
-            return True
-        return self.full_settings_management and self.role != StaffRole.MANAGER
-
 
 def organizations_managed_by(user):
     """Organizations in which `user` holds settings.manage.organization."""
@@ -193,8 +187,3 @@ class ApiKey(models.Model):
 
     def is_expired(self, now=None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or timezone.now())
-
-    def revoke(self):
-        if self.revoked_at is None:
-            self.revoked_at = timezone.now()
-            ApiKey.objects.filter(pk=self.pk, revoked_at__isnull=True).update(revoked_at=self.revoked_at)

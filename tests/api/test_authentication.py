@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from apps.organizations import api_keys
 from apps.organizations.models import ApiKey
+from apps.organizations.services import revoke_api_keys
 
 from .conftest import bearer
 
@@ -85,7 +86,7 @@ def test_revocation_is_effective_on_the_next_request(issue_key):
     key, token = issue_key()
     client = bearer(token)
     assert client.get(ME).status_code == 200
-    key.revoke()
+    revoke_api_keys(ApiKey.objects.filter(pk=key.pk))
     assert_unauthenticated(client.get(ME))
     assert_unauthenticated(client.post("/v1/platform/me", {}, format="json"))
 

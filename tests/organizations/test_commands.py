@@ -184,11 +184,7 @@ class TestCreateUser:
         user = get_user_model().objects.get(username="boss@example.com")
         assert user.is_staff and not user.is_superuser and user.email == "boss@example.com"
         membership = StaffMembership.objects.get(user=user)
-        assert (membership.organization, membership.role, membership.can_manage_settings) == (
-            organization,
-            "admin",
-            True,
-        )
+        assert (membership.organization, membership.role) == (organization, "admin")
 
         client = Client()
         response = client.post(
