@@ -1,6 +1,8 @@
 """The demo organization's form "Free trial request" (every question type, in English and Spanish) with a few
 answers. Idempotent: the form is found by slug, and answers are added only while it has none."""
 
+from django.utils.datastructures import MultiValueDict
+
 from . import services
 from .models import Form, FormSubmission
 from .questions import read_answers
@@ -49,14 +51,6 @@ ANSWERS = [
 ]
 
 
-class _Submitted(dict):
-    """A QueryDict stand-in: `getlist` of a submitted HTML form."""
-
-    def getlist(self, key):
-        value = self.get(key)
-        return value if isinstance(value, list) else ([] if value is None else [value])
-
-
 def seed(organization, ctx):
     form = Form.objects.filter(organization=organization, slug=SLUG).first()
     if form is None:
@@ -74,7 +68,8 @@ def seed(organization, ctx):
         form.refresh_from_db()
     if not FormSubmission.objects.filter(form=form).exists():
         for data in ANSWERS:
-            answers, errors = read_answers(form.questions, _Submitted(data))
+            submitted = MultiValueDict({key: v if isinstance(v, list) else [v] for key, v in data.items()})
+            answers, errors = read_answers(form.questions, submitted)
             if errors:
                 raise ValueError(f"The demo answers do not fit the form: {errors}")
             services.store_submission(form, answers, organization.default_language)

@@ -7,10 +7,10 @@ from .choices import PublisherType
 from .links import site_url
 from .models import Page
 
+# A section's `htmlId` is its type unless another is given (the services derive it).
 HOME_SECTIONS = [
     {
         "type": "hero",
-        "htmlId": "hero",
         "config": {
             "title": "Play, train and belong",
             "subtitle": "Padel courts and group classes in the heart of the city.",
@@ -27,7 +27,6 @@ HOME_SECTIONS = [
     },
     {
         "type": "plans",
-        "htmlId": "plans",
         "config": {"heading": "Memberships and passes", "showFeatures": True},
         "translations": {"es": {"heading": "Cuotas y bonos"}},
     },
@@ -39,13 +38,11 @@ HOME_SECTIONS = [
     },
     {
         "type": "events",
-        "htmlId": "events",
         "config": {"heading": "Events"},
         "translations": {"es": {"heading": "Eventos"}},
     },
     {
         "type": "faq",
-        "htmlId": "faq",
         "config": {"heading": "Questions"},
         "translations": {"es": {"heading": "Preguntas"}},
     },
@@ -67,7 +64,6 @@ ABOUT_SECTIONS = [
     },
     {
         "type": "contact",
-        "htmlId": "contact",
         "config": {"heading": "Visit us", "showAddress": True},
         "translations": {"es": {"heading": "Visítanos"}},
     },
