@@ -181,7 +181,6 @@ class AreaResource(Resource):
         return self.body(
             row,
             ctx,
-            areaTypeId=area_type_id,
             areaType={"id": area_type_id, "name": row["area_type__name"]} if area_type_id is not None else None,
         )
 

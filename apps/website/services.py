@@ -119,6 +119,13 @@ def _check_html_id(value, field: str) -> None:
         raise ValidationFailed({field: [f"Must match ^[a-z][a-z0-9-]*$ and have at most {HTML_ID_MAX} characters."]})
 
 
+def _check_free_html_id(value, taken, field: str) -> None:
+    """400 for a malformed id, 409 DUPLICATE_VALUE for one another section of the page holds."""
+    _check_html_id(value, field)
+    if value in taken:
+        raise DuplicateValue(field)
+
+
 def _derived_html_id(type_name: str, taken: set[str]) -> str:
     """`hero`, then `hero-2`, `hero-3`, ... whichever is free."""
     if type_name not in taken:
@@ -144,9 +151,7 @@ def clean_sections(raw_sections, placement=SectionPlacement.PAGE, prefix="sectio
     taken = set()
     for index, section in enumerate(cleaned):
         if section["htmlId"] is not None:
-            _check_html_id(section["htmlId"], f"{prefix}.{index}.htmlId")
-            if section["htmlId"] in taken:
-                raise DuplicateValue(f"{prefix}.{index}.htmlId")
+            _check_free_html_id(section["htmlId"], taken, f"{prefix}.{index}.htmlId")
             taken.add(section["htmlId"])
     for section in cleaned:
         if section["htmlId"] is None:
@@ -175,6 +180,12 @@ def _locked_page(page: Page) -> tuple[Website, Page]:
     return website, Page.objects.get(pk=page.pk)
 
 
+def _save_sections(website: Website, page: Page, sections: list[dict]) -> None:
+    page.sections = sections
+    page.save(update_fields=["sections", "updated_at"])
+    _refresh_draft_hash(website)
+
+
 @transaction.atomic
 def add_section(page: Page, data: dict) -> dict:
     website, page = _locked_page(page)
@@ -182,14 +193,10 @@ def add_section(page: Page, data: dict) -> dict:
     section = clean_section(data, SectionPlacement.PAGE)
     taken = {existing["htmlId"] for existing in page.sections}
     if section["htmlId"] is not None:
-        _check_html_id(section["htmlId"], "htmlId")
-        if section["htmlId"] in taken:
-            raise DuplicateValue("htmlId")
+        _check_free_html_id(section["htmlId"], taken, "htmlId")
     else:
         section["htmlId"] = _derived_html_id(section["type"], taken)
-    page.sections = [*page.sections[:position], section, *page.sections[position:]]
-    page.save(update_fields=["sections", "updated_at"])
-    _refresh_draft_hash(website)
+    _save_sections(website, page, [*page.sections[:position], section, *page.sections[position:]])
     return section
 
 
@@ -207,15 +214,11 @@ def update_section(page: Page, html_id: str, data: dict) -> dict:
     }
     section = clean_section(merged, SectionPlacement.PAGE)
     if "htmlId" in data and data["htmlId"] != current["htmlId"]:
-        _check_html_id(data["htmlId"], "htmlId")
-        if any(other["htmlId"] == data["htmlId"] for other in page.sections):
-            raise DuplicateValue("htmlId")
+        _check_free_html_id(data["htmlId"], {other["htmlId"] for other in page.sections}, "htmlId")
         section["htmlId"] = data["htmlId"]
     others = [*page.sections[:index], *page.sections[index + 1 :]]
     position = _position(data.get("position"), len(others)) if "position" in data else index
-    page.sections = [*others[:position], section, *others[position:]]
-    page.save(update_fields=["sections", "updated_at"])
-    _refresh_draft_hash(website)
+    _save_sections(website, page, [*others[:position], section, *others[position:]])
     return section
 
 
@@ -223,9 +226,7 @@ def update_section(page: Page, html_id: str, data: dict) -> dict:
 def delete_section(page: Page, html_id: str) -> None:
     website, page = _locked_page(page)
     index = _section_index(page, html_id)
-    page.sections = [*page.sections[:index], *page.sections[index + 1 :]]
-    page.save(update_fields=["sections", "updated_at"])
-    _refresh_draft_hash(website)
+    _save_sections(website, page, [*page.sections[:index], *page.sections[index + 1 :]])
 
 
 # --- pages ----------------------------------------------------------------------------------------------------------

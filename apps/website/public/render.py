@@ -105,9 +105,7 @@ class SiteRenderer:
         else:
             response["Cache-Control"] = "private, no-store"
             response["X-Robots-Tag"] = "noindex, nofollow"
-        response["X-Content-Type-Options"] = "nosniff"
-        response["Referrer-Policy"] = "strict-origin-when-cross-origin"
-        response["Vary"] = "Accept-Encoding"
+        response["Vary"] = "Accept-Encoding"  # nosniff and the referrer policy: the site chain's (page_security)
         return response
 
     def serve(self, path: str) -> HttpResponse:
