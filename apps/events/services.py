@@ -40,7 +40,6 @@ from .choices import OPEN_EVENT_STATUSES, EventStatus
 from .models import Event, EventTicket
 from .resources import event_payload
 
-MAX_TICKET_TYPES = 50
 SLUG_MAX = Event._meta.get_field("slug").max_length
 # API names of the event fields a PATCH may change, for `event.updated`'s `changedFields`.
 API_NAMES = {
@@ -189,8 +188,6 @@ def create_event(organization, data: dict) -> Event:
     """A `draft` event with its ticket types. `data` holds model field names (validated input) and `tickets`."""
     data = dict(data)
     tickets = data.pop("tickets", None) or []
-    if len(tickets) > MAX_TICKET_TYPES:
-        raise ValidationFailed({"tickets": [f"At most {MAX_TICKET_TYPES} ticket types."]})
     ensure_ends_after_start(data["start_time"], data["end_time"])
     event = _insert(Event(organization=organization, status=EventStatus.DRAFT, **data))
     _create_tickets(event, tickets)
@@ -218,8 +215,6 @@ def update_event(event: Event, data: dict) -> Event:
         setattr(event, name, data[name])
     changed_fields = [API_NAMES[name] for name in changed]
     if tickets is not None:
-        if len(tickets) > MAX_TICKET_TYPES:
-            raise ValidationFailed({"tickets": [f"At most {MAX_TICKET_TYPES} ticket types."]})
         if _replace_tickets(event, tickets):
             changed_fields.append("tickets")
     if not changed_fields:

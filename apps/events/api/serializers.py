@@ -19,7 +19,7 @@ from apps.classes.choices import Visibility
 from apps.clubs.models import Club
 from apps.contacts.models import Contact
 
-from ..services import MAX_TICKET_TYPES
+MAX_TICKET_TYPES = 50
 
 
 @extend_schema_serializer(component_name="EventTicketInput")
