@@ -62,7 +62,7 @@ class Transaction(models.Model):
 class RevenueSum(models.Model):
     """Sums of the transactions the revenue report counts (every one but `void`) per organization, club, revenue
     account, type and UTC hour, and again per UTC day (docs/decisions/scale.md). PostgreSQL keeps them in the
-    transaction that writes a transaction row (a trigger, migrations 0005 and 0006), whatever wrote it
+    transaction that writes a transaction row (statement triggers, migrations 0005-0007), whatever wrote it
     (the ORM, `update()`, a deleted club's `SET NULL`, SQL), so they are always exact. A key may have several rows:
     a writer adds to a row no other open transaction holds and appends one otherwise, so concurrent sales never
     wait on each other; the report sums them. Plain ids, no foreign keys: deleting an organization or a club moves

@@ -8,7 +8,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.db.models import Count, Sum, Value
+from django.db.models import Count, F, Sum, Value
 from django.db.models.functions import TruncDay, TruncHour
 
 from apps.billing.models import RevenueAccount
@@ -89,6 +89,25 @@ def test_every_kind_of_write_keeps_the_sums_exact(organization, club):
     assert kept_sums(organization) == recomputed_sums(organization)
     Transaction.objects.filter(organization=organization).delete()
     assert not RevenueSum.objects.filter(organization_id=organization.id).exists()  # back at zero: deleted
+
+
+def test_statements_over_many_rows_keep_the_sums_exact(organization, club):
+    """One statement's rows are summed per key and hour before they are added (a statement trigger)."""
+    start = dt.datetime(2026, 10, 24, 22, 30, tzinfo=dt.UTC)
+    Transaction.objects.bulk_create(
+        Transaction(organization=organization, type=("charge", "refund")[i % 2], source_type="booking",
+                    description=f"T{i}", club=club if i % 3 else None, amount=Decimal(i + 1),
+                    refunded_amount=Decimal(i % 4), payment_status="void" if i % 7 == 0 else "paid",
+                    occurred_at=start + dt.timedelta(minutes=17 * i))
+        for i in range(200)
+    )  # fmt: skip
+    assert kept_sums(organization) == recomputed_sums(organization)
+    moved = Transaction.objects.filter(organization=organization, amount__lt=100)
+    moved.update(occurred_at=F("occurred_at") + dt.timedelta(minutes=45), club=None)
+    Transaction.objects.filter(organization=organization, amount__gte=150).update(payment_status="void")
+    assert kept_sums(organization) == recomputed_sums(organization)
+    Transaction.objects.filter(organization=organization, amount__lt=50).delete()
+    assert kept_sums(organization) == recomputed_sums(organization)
 
 
 def test_updates_that_leave_the_sums_alone_do_not_touch_them(organization, club):
