@@ -1,11 +1,13 @@
 """Shared fixtures: organizations, credentials and API clients. Tests run on PostgreSQL and Redis (`make test`)."""
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from rest_framework.test import APIClient
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from apps.api import ratelimit
 from apps.clubs.models import Area, AreaType, Club
@@ -35,6 +37,39 @@ def flush_by_deleting(self, style, tables, *, reset_sequences=False, allow_casca
 
 
 TRUNCATING_FLUSH = PostgresOperations.sql_flush
+
+
+_FINDER_FILES: dict = {}
+
+
+def add_files_from_finders_once(self):
+    """WhiteNoise's index of the installed apps' static files (`WHITENOISE_USE_FINDERS`), built once per process and
+    configuration as in a server, where one middleware instance serves every request, instead of once per test
+    client (each builds its own middleware: 10-20 ms, and a run makes thousands of clients)."""
+    key = (
+        self.static_prefix,
+        self.max_age,  # DEBUG decides it unless WHITENOISE_MAX_AGE does
+        tuple(settings.INSTALLED_APPS),
+        tuple(map(str, settings.STATICFILES_DIRS)),
+        tuple(settings.STATICFILES_FINDERS),
+        tuple((name, repr(getattr(settings, name))) for name in dir(settings) if name.startswith("WHITENOISE_")),
+    )
+    found = _FINDER_FILES.get(key)
+    if found is None:
+        before = dict(self.files)
+        ADD_FILES_FROM_FINDERS(self)
+        found = _FINDER_FILES[key] = {url: file for url, file in self.files.items() if before.get(url) is not file}
+    self.files.update(found)
+
+
+ADD_FILES_FROM_FINDERS = WhiteNoiseMiddleware.add_files_from_finders
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_indexed_once():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders_once)
+        yield
 
 
 @pytest.fixture(scope="session")
