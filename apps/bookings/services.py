@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, DuplicateValue, InvalidStateTransition, ValidationFailed
+from apps.api.resources import camel_case
 from apps.api.validation import ensure_ends_after_start
 from apps.clubs.models import Area
 from apps.clubs.services import emit_availability_changed
@@ -290,16 +291,11 @@ AREA_FIELDS = {"area", "start_time", "end_time", "price_before_tax", "sport", "n
 # confirmed (PATCH or payment)".
 CLASS_FIELDS = {"notes", "class_occurrence", "status"}
 EVENT_FIELDS = {"notes", "status"}
-API_NAMES = {
-    "area": "areaId",
-    "start_time": "startTime",
-    "end_time": "endTime",
-    "price_before_tax": "priceBeforeTax",
-    "sport": "sport",
-    "notes": "notes",
-    "status": "status",
-    "class_occurrence": "classId",
-}
+
+
+def _api_name(name: str) -> str:
+    """The body field of a booking field a PATCH names (`area` is `areaId`, `class_occurrence` is `classId`)."""
+    return {"area": "areaId", "class_occurrence": "classId"}.get(name) or camel_case(name)
 
 
 def _lock_booking(booking_id: int) -> Booking:
@@ -315,7 +311,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
     `pending` -> `confirmed`. Class: notes, `pending` -> `confirmed`, and `class_occurrence` to move the seat.
     Cancelled: 409."""
     allowed = {BookingType.AREA: AREA_FIELDS, BookingType.CLASS: CLASS_FIELDS}.get(booking.type, EVENT_FIELDS)
-    refused = [API_NAMES.get(k, k) for k in changes if k not in allowed]
+    refused = [_api_name(k) for k in changes if k not in allowed]
     if refused:
         raise ValidationFailed({name: [f"Not writable on a {booking.type} booking."] for name in refused})
     with transaction.atomic():
@@ -378,7 +374,7 @@ def update_booking(booking, changes: dict, *, notify_customer=False) -> Booking:
         for name in ("sport", "notes"):
             if name in changes and changes[name] != getattr(booking, name):
                 setattr(booking, name, changes[name])
-                changed.append(API_NAMES[name])
+                changed.append(_api_name(name))
         if changed:
             if moved:
                 _save_area_booking(booking)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, InvalidStateTransition, ValidationFailed
+from apps.api.resources import camel_case
 from apps.bookings.models import Booking
 from apps.instructors.models import Instructor
 from apps.occupancy.queries import active_class_bookings, active_waitlist_entries
@@ -38,27 +39,15 @@ TEMPLATE_FIELDS = (
     "area_id",
     "class_type_id",
 )
-# Body field (API) of each model field, for `changedFields` and the notification rule.
-API_NAMES = {
-    "club": "clubId",
-    "area": "areaId",
-    "class_type": "classTypeId",
-    "name": "name",
-    "description": "description",
-    "start_time": "startTime",
-    "end_time": "endTime",
-    "price_before_tax": "priceBeforeTax",
-    "is_free": "isFree",
-    "max_capacity": "maxCapacity",
-    "visibility": "visibility",
-    "sport": "sport",
-    "color": "color",
-    "allow_waitlist": "allowWaitlist",
-    "instructors": "instructorIds",
-}
 
 
 RELATIONS = ("club", "area", "class_type")
+
+
+def _api_name(name: str) -> str:
+    """The body field of a model field, for `changedFields` and the notification rule (`class_type` is
+    `classTypeId`)."""
+    return camel_case(f"{name}_id" if name in RELATIONS else name)
 
 
 class SeriesHasActiveBookings(Conflict):
@@ -339,7 +328,7 @@ def update_class(organization, occurrence, data: dict, *, scope: str = EditScope
                 else:
                     differs = getattr(target, name) != value
                 if differs:
-                    fields_changed.append(API_NAMES[name])
+                    fields_changed.append(_api_name(name))
                 setattr(target, name, value)
             if instructors is not None and old_instructors[target.id] != sorted(i.pk for i in instructors):
                 fields_changed.append("instructorIds")

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ResourceInUse, ValidationFailed
+from apps.api.resources import camel_case
 from apps.api.validation import ensure_ends_after_start
 from apps.bookings.choices import (
     ACTIVE_BOOKING_STATUSES,
@@ -41,18 +42,12 @@ from .models import Event, EventTicket
 from .resources import event_payload
 
 SLUG_MAX = Event._meta.get_field("slug").max_length
-# API names of the event fields a PATCH may change, for `event.updated`'s `changedFields`.
-API_NAMES = {
-    "name": "name",
-    "description": "description",
-    "club": "clubId",
-    "start_time": "startTime",
-    "end_time": "endTime",
-    "visibility": "visibility",
-    "images": "images",
-    "capacity": "capacity",
-}
 TICKET_FIELDS = ("name", "price_before_tax", "quantity", "sales_start", "sales_end")
+
+
+def _api_name(name: str) -> str:
+    """The body field of an event field a PATCH changed, for `changedFields` (`club` is `clubId`)."""
+    return camel_case(f"{name}_id" if Event._meta.get_field(name).is_relation else name)
 
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -213,7 +208,7 @@ def update_event(event: Event, data: dict) -> Event:
     changed = [name for name, value in data.items() if getattr(event, name) != value]
     for name in changed:
         setattr(event, name, data[name])
-    changed_fields = [API_NAMES[name] for name in changed]
+    changed_fields = [_api_name(name) for name in changed]
     if tickets is not None:
         if _replace_tickets(event, tickets):
             changed_fields.append("tickets")
@@ -238,7 +233,7 @@ def _move_bookings(event: Event, changed: list[str]) -> None:
     for booking in bookings:
         booking.club_id, booking.start_time, booking.end_time = event.club_id, event.start_time, event.end_time
         booking.save(update_fields=["club", "start_time", "end_time", "updated_at"])
-        emit_booking(booking, "booking.updated", [API_NAMES[name] for name in moved])
+        emit_booking(booking, "booking.updated", [_api_name(name) for name in moved])
 
 
 @transaction.atomic
