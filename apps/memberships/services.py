@@ -21,7 +21,7 @@ from django.db.models import DateField, Exists, ExpressionWrapper, F, OuterRef, 
 from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ValidationFailed
-from apps.api.resources import PresentContext
+from apps.api.resources import PresentContext, camel_case
 from apps.billing.models import Plan
 from apps.billing.revenue_accounts import revenue_account_for_plan
 from apps.contacts.choices import ContactStatus
@@ -537,19 +537,14 @@ def _grant_started_uses(locked: Membership, plan, today: dt.date) -> None:
         locked.uses_remaining = plan.max_uses
 
 
-PROGRESS_FIELDS = {
-    "nextBillingDate": "next_billing_date",
-    "endDate": "end_date",
-    "usesRemaining": "uses_remaining",
-    "paymentStatus": "payment_status",
-}
+PROGRESS_FIELDS = ("next_billing_date", "end_date", "uses_remaining", "payment_status")  # what the worker moves
 
 
 def _record_progress(organization, locked: Membership, before: dict, events: list, billed: list, today) -> list[str]:
     """Save what the worker (or a resume) moved and record it: `events` so far, `membership.updated` when the
     membership changed, one invoice per billed period, then the charges' `transaction.created` (after the
     invoices, so they show their `invoiceId`). Returns the event types (invoices aside)."""
-    if any(before[key] != getattr(locked, name) for key, name in PROGRESS_FIELDS.items()):
+    if any(before[camel_case(name)] != getattr(locked, name) for name in PROGRESS_FIELDS):
         locked.save()
         after = payload(organization, locked.pk)
         changed = changed_keys(before, after)
