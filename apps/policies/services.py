@@ -8,6 +8,7 @@ constraint backs the rule in the database.
 from django.db import transaction
 
 from apps.api.exceptions import Conflict, ValidationFailed
+from apps.api.resources import camel_case
 from apps.kernel.records import copy_name, set_fields
 from apps.organizations.models import Organization
 
@@ -16,23 +17,21 @@ from .models import BookingPolicy, DocumentRule
 
 # Which id list each `appliesTo` may carry; the others must be empty.
 POLICY_ID_LISTS = {"area_type_ids": PolicyAppliesTo.AREAS, "class_type_ids": PolicyAppliesTo.CLASSES}
-POLICY_ID_FIELDS = {"area_type_ids": "areaTypeIds", "class_type_ids": "classTypeIds"}
 RULE_ID_LISTS = {
     "plan_ids": DocumentAppliesTo.PLANS,
     "class_type_ids": DocumentAppliesTo.CLASS_TYPES,
     "event_ids": DocumentAppliesTo.EVENTS,
 }
-RULE_ID_FIELDS = {"plan_ids": "planIds", "class_type_ids": "classTypeIds", "event_ids": "eventIds"}
 
 
 def _lock_organization(organization_id):
     Organization.objects.select_for_update().filter(pk=organization_id).first()
 
 
-def _check_id_lists(applies_to, ids: dict, allowed: dict, names: dict):
+def _check_id_lists(applies_to, ids: dict, allowed: dict):
     """Each id list belongs to one `appliesTo`: under any other it must be empty (400 naming the field)."""
     errors = {
-        names[field]: [f"Only allowed with `appliesTo: {allowed[field]}`."]
+        camel_case(field): [f"Only allowed with `appliesTo: {allowed[field]}`."]
         for field, values in ids.items()
         if values and applies_to != allowed[field]
     }
@@ -68,7 +67,7 @@ def _make_default(policy):
 def create_booking_policy(organization, data: dict) -> BookingPolicy:
     data = dict(data)
     ids = {field: data.pop(field) for field in POLICY_ID_LISTS if field in data}
-    _check_id_lists(data["applies_to"], ids, POLICY_ID_LISTS, POLICY_ID_FIELDS)
+    _check_id_lists(data["applies_to"], ids, POLICY_ID_LISTS)
     wants_default = data.pop("is_default", False)
     _lock_organization(organization.pk)
     policy = BookingPolicy(organization=organization, **data)
@@ -90,7 +89,7 @@ def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
     wants_default = data.pop("is_default", None)
     previous_applies_to = policy.applies_to
     set_fields(policy, data)
-    _check_id_lists(policy.applies_to, {**_ids_of(policy, POLICY_ID_LISTS), **ids}, POLICY_ID_LISTS, POLICY_ID_FIELDS)
+    _check_id_lists(policy.applies_to, {**_ids_of(policy, POLICY_ID_LISTS), **ids}, POLICY_ID_LISTS)
 
     moved = policy.applies_to != previous_applies_to
     if policy.is_default and wants_default is False and not moved:
@@ -147,7 +146,7 @@ def _split_rule(data: dict) -> tuple[dict, dict]:
 @transaction.atomic
 def create_document_rule(organization, data: dict) -> DocumentRule:
     data, ids = _split_rule(data)
-    _check_id_lists(data["applies_to"], ids, RULE_ID_LISTS, RULE_ID_FIELDS)
+    _check_id_lists(data["applies_to"], ids, RULE_ID_LISTS)
     rule = DocumentRule.objects.create(organization=organization, **data)
     _set_ids(rule, ids)
     return rule
@@ -158,7 +157,7 @@ def update_document_rule(rule: DocumentRule, data: dict) -> DocumentRule:
     rule = DocumentRule.objects.select_for_update().get(pk=rule.pk)
     data, ids = _split_rule(data)
     set_fields(rule, data)
-    _check_id_lists(rule.applies_to, {**_ids_of(rule, RULE_ID_LISTS), **ids}, RULE_ID_LISTS, RULE_ID_FIELDS)
+    _check_id_lists(rule.applies_to, {**_ids_of(rule, RULE_ID_LISTS), **ids}, RULE_ID_LISTS)
     rule.save()
     _set_ids(rule, ids)
     return rule
