@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ResourceInUse, ValidationFailed
-from apps.api.resources import PresentContext
+from apps.api.resources import PresentContext, camel_case
 from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel.records import delete_unless_in_use, set_fields
 from apps.memberships.models import Membership
@@ -19,6 +19,7 @@ from .models import Plan
 from .resources import PLAN
 
 RETIRED = "retired"
+CUSTOM_PERIOD_FIELDS = ("custom_period", "custom_period_unit")  # set exactly when `billingFrequency` is custom
 
 
 def present_plan(plan_id: int, organization) -> dict:
@@ -31,24 +32,18 @@ def _event_data(plan_id: int, organization):
 
 
 def _apply_period_rules(plan: Plan, sent: dict) -> None:
-    if plan.billing_frequency == BillingFrequency.CUSTOM:
-        missing = {
-            "customPeriod": plan.custom_period is None,
-            "customPeriodUnit": plan.custom_period_unit is None,
-        }
-        errors = {name: ["Required when `billingFrequency` is `custom`."] for name, gap in missing.items() if gap}
-        if errors:
-            raise ValidationFailed(errors)
-        return
-    errors = {
-        name: ["Only allowed when `billingFrequency` is `custom`."]
-        for name, field in (("customPeriod", "custom_period"), ("customPeriodUnit", "custom_period_unit"))
-        if sent.get(field) is not None
-    }
-    if errors:
-        raise ValidationFailed(errors)
-    plan.custom_period = None
-    plan.custom_period_unit = None
+    custom = plan.billing_frequency == BillingFrequency.CUSTOM
+    if custom:
+        wrong = [field for field in CUSTOM_PERIOD_FIELDS if getattr(plan, field) is None]
+        message = "Required when `billingFrequency` is `custom`."
+    else:
+        wrong = [field for field in CUSTOM_PERIOD_FIELDS if sent.get(field) is not None]
+        message = "Only allowed when `billingFrequency` is `custom`."
+    if wrong:
+        raise ValidationFailed({camel_case(field): [message] for field in wrong})
+    if not custom:
+        plan.custom_period = None
+        plan.custom_period_unit = None
 
 
 @transaction.atomic
