@@ -17,7 +17,9 @@ from apps.bookings.models import Booking
 from apps.contacts.filters import ContactFilterSet
 from apps.contacts.models import Contact
 from apps.domain_events.models import DomainEvent
+from apps.marketplace import offers
 from apps.occupancy.queries import area_bookings
+from apps.transactions.models import Transaction
 from tests.factories import AreaFactory, ClubFactory
 
 pytestmark = pytest.mark.django_db
@@ -139,8 +141,6 @@ def test_contacts_search_reads_the_trigram_index(api, organization):
 
 def _report_sql(api, organization, zone: str) -> str:
     """The one query `GET /transactions/summary` over a year by month ran, on `zone`'s clock."""
-    from apps.transactions.models import Transaction
-
     organization.timezone = zone
     organization.save(update_fields=["timezone"])
     start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -179,8 +179,6 @@ def test_revenue_report_reads_transactions_only_in_the_hours_a_month_starts_insi
 def test_offer_search_reads_each_courts_occupancy_through_the_no_overlap_index(organization):
     """The courts query of the offer search asks, per court, the GiST index for that court and the day together
     (`area_id = court AND range && day`): a few entries per court, not every court's booking of the day."""
-    from apps.marketplace import offers
-
     day = (timezone.now() + dt.timedelta(days=14)).date()
     club = ClubFactory(organization=organization, marketplace_listed=True, latitude=40.4, longitude=-3.7,
                        sports=["padel"], timezone="Europe/Madrid",
