@@ -29,7 +29,7 @@ def flush_by_deleting(self, style, tables, *, reset_sequences=False, allow_casca
     Django's one TRUNCATE of all of them: a TRUNCATE gives each table and index a new file, 2-3 s a flush on a
     loaded 2-core machine (85 transactional tests); deleting the few rows a test left takes tens of milliseconds.
     The foreign keys are deferred (as Django creates them), so the order does not matter; the second round empties
-    what a row trigger (the revenue rollup's) wrote into a table the first round had already emptied."""
+    what a trigger (the revenue sums') wrote into a table the first round had already emptied."""
     if reset_sequences or allow_cascade:
         return TRUNCATING_FLUSH(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
     deletes = [f"DELETE FROM {self.quote_name(table)};" for table in tables if table not in REFERENCE_TABLES]

@@ -1,5 +1,5 @@
 """The flush after a transactional test (tests/conftest.py, `flush_by_deleting`): every table is empty afterwards
-but the reference tables, which keep their rows; a row trigger's writes during the flush are emptied too."""
+but the reference tables, which keep their rows; a trigger's writes during the flush are emptied too."""
 
 from decimal import Decimal
 
@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from apps.transactions.models import RevenueHour, Transaction
+from apps.transactions.models import RevenueSum, Transaction
 from tests.conftest import REFERENCE_TABLES
 
 
@@ -33,7 +33,7 @@ def test_the_flush_empties_every_table_but_the_reference_tables(organization, ap
         occurred_at=now,
         paid_at=now,
     )
-    assert RevenueHour.objects.exists()  # the trigger's row, which deleting the transaction writes again
+    assert RevenueSum.objects.exists()  # the trigger's row, which deleting the transaction writes again
     # as TransactionTestCase does after each test
     call_command("flush", verbosity=0, interactive=False, reset_sequences=False, inhibit_post_migrate=False)
     counts = row_counts()
