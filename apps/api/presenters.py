@@ -8,7 +8,8 @@ def number(value):
 
 
 def resolve_translation(translations: dict | None, locale: str | None, default_language: str, field: str, fallback):
-    """`field` resolved for `locale`, falling back to the organization's default language, then the stored value."""
+    """`field` resolved for `locale`, falling back to the organization's default language (when given, not None),
+    then the stored value."""
     translations = translations or {}
     for lang in (locale, default_language):
         if lang and isinstance(translations.get(lang), dict) and translations[lang].get(field):

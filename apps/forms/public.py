@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 
 from apps.api import public_limits
 from apps.api.bodylimit import declared_length
+from apps.api.presenters import resolve_translation
 from apps.kernel.words import in_language
 from apps.organizations.choices import OrganizationStatus
 from apps.website.models import Website
@@ -75,9 +76,8 @@ class FormPage:
         )
 
     def translated(self, field: str, fallback):
-        fields = (self.form.translations or {}).get(self.locale)
-        value = fields.get(field) if isinstance(fields, dict) else None
-        return value if isinstance(value, str) and value else fallback
+        """`field` in the page's language, else the form's own (no fallback to another language)."""
+        return resolve_translation(self.form.translations, self.locale, None, field, fallback)
 
     def question_context(self, question: dict, values: list[str], error) -> dict:
         translation = question_translation(self.form.translations, self.locale, question["id"])
@@ -209,10 +209,8 @@ def form_links(website, form_ids, locale: str) -> dict[int, dict]:
     default = organization.default_language
     links = {}
     for form in forms:
-        fields = (form.translations or {}).get(locale)
-        name = fields.get("name") if isinstance(fields, dict) else None
         links[form.pk] = {
-            "name": name if isinstance(name, str) and name else form.name,
+            "name": resolve_translation(form.translations, locale, None, "name", form.name),
             "url": base + form_path(form.slug, locale, default),
         }
     return links
