@@ -17,7 +17,6 @@ import time
 
 import orjson
 from django.apps import apps
-from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
@@ -99,8 +98,3 @@ def cached(kind: str, key_data: dict, compute, seconds: int):
     except Exception as exc:  # noqa: BLE001
         logger.warning("Could not store a marketplace %s: %r", kind, exc)
     return result
-
-
-def cached_search(key_data: dict, compute):
-    """`compute()` for these search inputs, or its result stored for the same inputs, minute and version."""
-    return cached("offers", key_data, compute, settings.MARKETPLACE_OFFERS_CACHE_SECONDS)

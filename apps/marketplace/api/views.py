@@ -10,6 +10,7 @@ it), then the handler.
 import datetime as dt
 import logging
 
+from django.conf import settings
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions as drf_exceptions
@@ -241,7 +242,8 @@ class OfferSearchView(MarketplaceView):
             "limit": data["limit"],
             "offset": data["offset"],
         }
-        rows, total = freshness.cached_search(search, lambda: offers.search_offers(**search))
+        seconds = settings.MARKETPLACE_OFFERS_CACHE_SECONDS
+        rows, total = freshness.cached("offers", search, lambda: offers.search_offers(**search), seconds)
         return Response(page_body(rows, total, data["limit"], data["offset"]))
 
 
