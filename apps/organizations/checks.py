@@ -9,25 +9,21 @@ from django.core.checks import Error, register
 
 from config.production import MIN_SECRET_LENGTH, is_development_secret
 
+# (setting, check id, what else its hint says)
+SECRETS = (
+    ("API_KEY_PEPPER", "platform.E001", "; keep it stable (changing it invalidates every key)"),
+    ("SECRET_KEY", "platform.E002", ""),
+)
+
 
 @register(deploy=True)
 def production_secrets(app_configs, **kwargs):
-    errors = []
-    if is_development_secret(settings.API_KEY_PEPPER):
-        errors.append(
-            Error(
-                "API_KEY_PEPPER is a development value (empty, too short or the built-in default).",
-                hint=f"Set API_KEY_PEPPER to a random value of at least {MIN_SECRET_LENGTH} characters; keep it "
-                "stable (changing it invalidates every key).",
-                id="platform.E001",
-            )
+    return [
+        Error(
+            f"{name} is a development value (empty, too short or the built-in default).",
+            hint=f"Set {name} to a random value of at least {MIN_SECRET_LENGTH} characters{more}.",
+            id=check_id,
         )
-    if is_development_secret(settings.SECRET_KEY):
-        errors.append(
-            Error(
-                "SECRET_KEY is a development value (empty, too short or the built-in default).",
-                hint=f"Set SECRET_KEY to a random value of at least {MIN_SECRET_LENGTH} characters.",
-                id="platform.E002",
-            )
-        )
-    return errors
+        for name, check_id, more in SECRETS
+        if is_development_secret(getattr(settings, name))
+    ]

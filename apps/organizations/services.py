@@ -7,7 +7,6 @@ commands turn it into a `CommandError`.
 import datetime
 import re
 from decimal import Decimal, InvalidOperation
-from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -109,7 +108,7 @@ def validate_language(value: str) -> str:
 
 
 def validate_timezone(value: str) -> str:
-    if value not in available_timezones():
+    if not clock.is_zone_name(value):
         raise ValidationError(f"Unknown time zone {value!r}: use an IANA name such as Europe/Madrid.")
     return value
 
