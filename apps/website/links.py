@@ -24,12 +24,8 @@ def page_path(page_slug: str, is_homepage: bool, locale: str | None = None, defa
     return path
 
 
-def preview_token(website_id: int, link_epoch: int) -> str:
-    return _PREVIEW_TOKENS.make(str(website_id), link_epoch)
-
-
 def preview_url(website_id: int, slug: str, domain: str | None, link_epoch: int) -> str:
-    return f"{site_url(slug, domain)}/_preview/{preview_token(website_id, link_epoch)}/"
+    return f"{site_url(slug, domain)}/_preview/{_PREVIEW_TOKENS.make(str(website_id), link_epoch)}/"
 
 
 def read_preview_token(token: str) -> tuple[int, int] | None:
