@@ -19,6 +19,7 @@ Entry points:
 import bisect
 import datetime as dt
 import functools
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,8 @@ from decimal import Decimal
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
-from django.db.models import F, FloatField, Func, OuterRef, Q
+from django.db.models import F, FloatField, Func, OuterRef, Q, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from apps.clubs.choices import WEEKDAYS
@@ -45,7 +47,7 @@ STEP_MINUTES = 30
 DURATIONS = tuple(OfferDuration.values)
 DEFAULT_RADIUS_KM = 25
 MAX_RADIUS_KM = 100
-AREA_COLUMNS = ("id", "club_id", "name", "sports", "area_type_id", "hourly_rate", "position")
+AREA_COLUMNS = ("id", "club_id", "name", "area_type_id", "hourly_rate", "position")
 
 
 @dataclass(frozen=True)
@@ -321,7 +323,11 @@ def search_offers(
     window_end = max(day_bounds(c, day)[1] for c in clubs)
     areas_by_club = defaultdict(list)
     busy = {}
-    rows = areas.order_by("position", "id").values(*AREA_COLUMNS, **_occupied(window_start, window_end))
+    # `sports` as its JSON text: only the page's courts need it decoded (a few dozen of hundreds).
+    sports_json = Cast("sports", TextField())
+    rows = areas.order_by("position", "id").values(
+        *AREA_COLUMNS, sports_json=sports_json, **_occupied(window_start, window_end)
+    )
     for row in rows:
         areas_by_club[row["club_id"]].append(row)
         busy[row["id"]] = [pair for name in OCCUPIERS for pair in row.pop(name)]  # [start, end] lists
@@ -379,7 +385,7 @@ def non_member_price(club: Club, area: dict, slot: Slot, sport: str | None, rule
 
 def _offer(club: Club, slot: Slot, area: dict, sports, rules_by_org, duration_minutes: int) -> Offer:
     organization = club.organization
-    sport = area_sport(area["sports"], sports)
+    sport = area_sport(json.loads(area["sports_json"]), sports)
     rules = [r for r in rules_by_org[club.organization_id] if r["club_id"] is None or r["club_id"] == club.id]
     price = non_member_price(club, area, slot, sport, rules)
     return {
