@@ -82,16 +82,19 @@ class OrganizationObjectField(serializers.PrimaryKeyRelatedField):
 
     Usage: `clubId = OrganizationObjectField(model=Club)` (in an `InputSerializer`, whose `clubId` fills `club`). The
     queryset is the model's rows of
-    `request.organization` (from the serializer context).
+    `request.organization` (from the serializer context). With `active_only`, a row whose `is_active` is false is a
+    400 too.
     """
 
     default_error_messages = {
         "does_not_exist": "No object with id {pk_value} exists in this organization.",
         "incorrect_type": "Must be an integer id.",
+        "inactive": "The {noun} is inactive.",
     }
 
-    def __init__(self, model=None, **kwargs):
+    def __init__(self, model=None, active_only=False, **kwargs):
         self.model = model
+        self.active_only = active_only
         kwargs.setdefault("queryset", model.objects.none())
         super().__init__(**kwargs)
 
@@ -102,7 +105,10 @@ class OrganizationObjectField(serializers.PrimaryKeyRelatedField):
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("incorrect_type", data_type=type(data).__name__)
-        return super().to_internal_value(data)
+        row = super().to_internal_value(data)
+        if self.active_only and not row.is_active:
+            self.fail("inactive", noun=self.model._meta.verbose_name)
+        return row
 
 
 MAX_INT = 2**31 - 1  # PostgreSQL integer columns

@@ -40,6 +40,7 @@ class ProductCreateSerializer(InputSerializer):
     price = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, help_text="Tax-inclusive.")
     revenueAccountId = OrganizationObjectField(
         model=RevenueAccount,
+        active_only=True,
         required=False,
         allow_null=True,
         help_text="Null or omitted: sales post to the organization's default account, resolved at sale time.",
@@ -54,11 +55,6 @@ class ProductCreateSerializer(InputSerializer):
     isActive = StrictBooleanField(required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     images = serializers.ListField(child=StrictURLField(max_length=2048), max_length=20, required=False)
-
-    def validate_revenueAccountId(self, account):
-        if account is not None and not account.is_active:
-            raise serializers.ValidationError("The revenue account is inactive.")
-        return account
 
 
 @extend_schema_serializer(component_name="ProductUpdate")

@@ -3,7 +3,6 @@
 from decimal import Decimal
 
 from drf_spectacular.utils import extend_schema_serializer
-from rest_framework import serializers
 
 from apps.api.fields import (
     BoundedDateTimeField,
@@ -38,6 +37,7 @@ class ExternalRevenueCreateSerializer(InputSerializer):
     occurredAt = BoundedDateTimeField(required=False, help_text="Default now.")
     revenueAccountId = OrganizationObjectField(
         model=RevenueAccount,
+        active_only=True,
         required=False,
         allow_null=True,
         help_text="Null or omitted: the organization's default sales account now.",
@@ -45,11 +45,6 @@ class ExternalRevenueCreateSerializer(InputSerializer):
     clubId = OrganizationObjectField(model=Club, required=False, allow_null=True)
     reference = StrictCharField(max_length=120, required=False, allow_null=True, allow_blank=True)
     paymentMethod = StrictCharField(max_length=40, required=False, allow_null=True, allow_blank=True)
-
-    def validate_revenueAccountId(self, account):
-        if account is not None and not account.is_active:
-            raise serializers.ValidationError("The revenue account is inactive.")
-        return account
 
 
 @extend_schema_serializer(component_name="TransactionRefund")
