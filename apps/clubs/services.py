@@ -13,6 +13,7 @@ from django.db.models import Max
 from apps.api.exceptions import DuplicateValue, ValidationFailed
 from apps.domain_events.services import emit
 from apps.kernel import clock, slugs
+from apps.kernel.records import set_fields
 
 from .choices import WEEKDAYS
 from .models import Area, AreaType, Club
@@ -136,8 +137,7 @@ def update_area_type(area_type: AreaType, changes: dict) -> AreaType:
     changes = {field: value for field, value in changes.items() if getattr(area_type, field) != value}
     if not changes:
         return area_type
-    for field, value in changes.items():
-        setattr(area_type, field, value)
+    set_fields(area_type, changes)
     return _save_area_type(area_type, check="slug" in changes)
 
 
@@ -166,8 +166,7 @@ def update_area(area: Area, changes: dict) -> Area:
     if not changes:
         return area
     was_active = area.is_active
-    for field, value in changes.items():
-        setattr(area, field, value)
+    set_fields(area, changes)
     area.save()
     if area.is_active != was_active:
         emit_availability_changed(area, cause="area")

@@ -17,6 +17,7 @@ from apps.api.exceptions import ValidationFailed
 from apps.api.scopes import ACTION_LABELS, RESOURCE_ACTIONS, WILDCARD, is_known_scope, ordered
 from apps.api.validators import is_language_code
 from apps.kernel import clock, money
+from apps.kernel.records import set_fields
 
 from .choices import Plan
 from .models import ApiKey, Organization, check_organization_active
@@ -133,8 +134,7 @@ def upsert_organization(slug: str, **fields) -> tuple[Organization, bool]:
         if not fields.get("name"):
             raise ValidationError("A new organization needs a name.")
         organization = Organization(slug=slug)
-    for field, value in fields.items():
-        setattr(organization, field, value)
+    set_fields(organization, fields)
     organization.full_clean()
     organization.save()
     return organization, created

@@ -10,6 +10,7 @@ from django.db import transaction
 from apps.clubs.choices import WEEKDAYS
 from apps.clubs.models import Club
 from apps.kernel import clock, slugs
+from apps.kernel.records import set_fields
 from apps.organizations.models import Organization
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$")
@@ -77,8 +78,7 @@ class Command(BaseCommand):
                 club = Club.objects.create(organization=organization, slug=slug, **fields)
                 verb = "Created"
             else:
-                for name, value in fields.items():
-                    setattr(club, name, value)
+                set_fields(club, fields)
                 club.save()
                 verb = "Updated"
         self.stdout.write(self.style.SUCCESS(f"{verb} club `{club.slug}` (id {club.id}) of `{organization.slug}`."))

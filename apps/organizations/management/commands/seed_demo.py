@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from apps.kernel.records import set_fields
 from apps.organizations.choices import OrganizationStatus, Plan, StaffRole
 from apps.organizations.models import ApiKey, Organization, StaffMembership
 from apps.organizations.services import issue_api_key, revoke_api_keys
@@ -104,8 +105,7 @@ class Command(BaseCommand):
         organization, created = Organization.objects.get_or_create(slug=DEMO_SLUG, defaults=DEMO_ORGANIZATION)
         if not created:
             # Restore the demo settings (e.g. after a plan change) so the printed key always works.
-            for field, value in DEMO_ORGANIZATION.items():
-                setattr(organization, field, value)
+            set_fields(organization, DEMO_ORGANIZATION)
             organization.save()
         organization.refresh_from_db()  # the demo modules get database-typed values
         self.stdout.write(f"{'Created' if created else 'Refreshed'} organization {organization.name} ({DEMO_SLUG})")
