@@ -70,11 +70,8 @@ class ContactResource(Resource):
             row,
             ctx,
             name=display_name(row["first_name"], row["last_name"]),
-            pipelineStageId=stage_id,
             pipelineStage={"id": stage_id, "name": row["pipeline_stage__name"]} if stage_id is not None else None,
-            sourceId=source_id,
             source={"id": source_id, "name": row["source__name"]} if source_id is not None else None,
-            customFields=row["custom_fields"] or {},
         )
 
 

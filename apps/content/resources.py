@@ -91,7 +91,6 @@ class ContentItemResource(Resource):
             row,
             ctx,
             content={"html": row["html"], "blocks": row["blocks"], "summary": row["summary"], "keywords": keywords},
-            keywords=list(keywords),
             author=author,
         )
 

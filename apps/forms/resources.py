@@ -97,7 +97,6 @@ class FormResource(Resource):
                 }
                 for question in row["questions"] or []
             ],
-            translations=translations,
         )
 
 
