@@ -85,14 +85,17 @@ def _template_value(value):
     return str(value) if isinstance(value, Decimal) else value
 
 
-def template_from(occurrence_fields: dict, instructor_ids) -> dict:
+def template_from(occurrence_fields: dict, instructor_ids=None) -> dict:
+    """The series template entries of the occurrence fields given (model field names), and of the instructors
+    when given."""
     template = {}
     for name in TEMPLATE_FIELDS:
-        key = name[:-3] if name.endswith("_id") else name
+        key = name.removesuffix("_id")
         if key in occurrence_fields:
             value = occurrence_fields[key]
             template[name] = getattr(value, "pk", value) if name.endswith("_id") else _template_value(value)
-    template["instructor_ids"] = sorted(int(i) for i in instructor_ids)
+    if instructor_ids is not None:
+        template["instructor_ids"] = sorted(int(i) for i in instructor_ids)
     return template
 
 
@@ -348,14 +351,8 @@ def update_class(organization, occurrence, data: dict, *, scope: str = EditScope
 
 
 def _update_series_template(series, data, instructors, start_delta, end_delta):
-    template = dict(series.template)
-    for name, value in data.items():
-        key = f"{name}_id" if name in RELATIONS else name
-        if key in TEMPLATE_FIELDS:
-            template[key] = getattr(value, "pk", value) if key.endswith("_id") else _template_value(value)
-    if instructors is not None:
-        template["instructor_ids"] = sorted(i.pk for i in instructors)
-    series.template = template
+    instructor_ids = None if instructors is None else [i.pk for i in instructors]
+    series.template = {**series.template, **template_from(data, instructor_ids)}
     if "club" in data:
         series.club = data["club"]
     series.start_shift_seconds += int(start_delta.total_seconds())
