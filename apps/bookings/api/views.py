@@ -8,7 +8,6 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from apps.api.ratelimit import BOOK_INTO_CLASS, BOOKING_WRITES
-from apps.api.resources import PresentContext
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import (
@@ -38,12 +37,6 @@ from .serializers import (
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 PLAYER_ID_PARAM = OpenApiParameter("playerId", int, OpenApiParameter.PATH)
-
-
-class BookingPresenterMixin:
-    def booking_body(self, booking_id):
-        queryset = Booking.objects.filter(organization=self.organization)
-        return BOOKING.get(queryset, booking_id, PresentContext.for_request(self.request))
 
 
 class BookingsOfParentMixin(ParentPathMixin, ListResourceMixin, CreateResourceMixin):
@@ -172,7 +165,10 @@ class BookingPlayerViewSet(
 # --- channel integration --------------------------------------------------------------------------------------
 
 
-class ChannelBookingMixin(BookingPresenterMixin):
+class ChannelBookingMixin:
+    def booking_body(self, booking_id):
+        return BOOKING.get(Booking.objects.filter(organization=self.organization), booking_id, self.present_context())
+
     def booking_for(self, external_source, external_id):
         return channel.get_channel_booking(self.organization, external_source, external_id)
 
