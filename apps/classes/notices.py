@@ -20,12 +20,13 @@ def _local(value, club) -> str:
     return value.astimezone(clock.zone_of(club)).strftime("%a %d %b %Y %H:%M")
 
 
+def _where(occurrence) -> str:
+    return occurrence.club.name + (f", {occurrence.area.name}" if occurrence.area_id else "")
+
+
 def describe(occurrence) -> str:
-    club = occurrence.club
-    where = club.name + (f", {occurrence.area.name}" if occurrence.area_id else "")
-    return (
-        f"{occurrence.name}: {_local(occurrence.start_time, club)}–{_local(occurrence.end_time, club)[-5:]} ({where})"
-    )
+    start, end = _local(occurrence.start_time, occurrence.club), _local(occurrence.end_time, occurrence.club)
+    return f"{occurrence.name}: {start}–{end[-5:]} ({_where(occurrence)})"
 
 
 def schedule_lines(occurrences) -> list[str]:
@@ -87,14 +88,13 @@ def _uid(occurrence_id: int) -> str:
 
 
 def calendar_event(occurrence) -> CalendarEvent:
-    club = occurrence.club
     return CalendarEvent(
         uid=_uid(occurrence.id),
         start=occurrence.start_time,
         end=occurrence.end_time,
         summary=occurrence.name,
         description=occurrence.description or "",
-        location=club.name + (f", {occurrence.area.name}" if occurrence.area_id else ""),
+        location=_where(occurrence),
         sequence=int(occurrence.updated_at.timestamp()) if occurrence.updated_at else 0,
     )
 
