@@ -1,6 +1,18 @@
 """The scope matrix, generated from the served OpenAPI document and the MCP tool list: for every operation, a
-credential holding every scope except the one(s) it needs gets the spec's short 403 body, one holding exactly what
-it needs and `*` pass the scope check, through API keys, OAuth access tokens and MCP tools alike.
+credential holding every scope except the one(s) it needs gets the spec's short 403 body, and one holding exactly
+what it needs (and `*`) passes the scope check.
+
+The three ways in (an API key, an OAuth access token, an MCP tool call) meet one permission class
+(`apps.api.permissions.ScopePermission` over the request's `Credential`, whose effective scopes both kinds of
+credential get from one `Credential.build`; a tool call is dispatched to the operation's view), so each operation is
+sent through each way once, not each way with every credential:
+
+- through an API key, the whole row: the short 403 for every scope but the needed ones, a pass with `*` and with
+  exactly each needed scope (for all-of scopes, the 403 naming each one that is missing);
+- through an OAuth access token: the short 403 for a token granted every scope but the needed ones;
+- through its MCP tool: the tool error (the REST 403 body plus `status`) for the key without the needed scopes, and
+  a pass for an OAuth token granted exactly the needed scopes (so an OAuth token is refused and let through on every
+  operation, and every tool both ways).
 
 The path values name nothing (the scope is checked before the path objects): passing the check is any answer but
 the short 403 body.
@@ -102,16 +114,8 @@ def test_api_key(operation, credentials):
 
 
 @pytest.mark.parametrize("operation", SCOPED, ids=lambda op: op.id)
-def test_oauth_access_token(operation, credentials):
+def test_oauth_access_token_and_mcp_tool(operation, credentials):
     assert_short_403(send(credentials.oauth(all_but(operation.scopes)), operation), operation)
-    assert not refused_for_scope(send(credentials.oauth(["*"]), operation))
-    needed = operation.scopes if isinstance(operation.scope, AllOf) else operation.scopes[:1]
-    assert not refused_for_scope(send(credentials.oauth(needed), operation))
-
-
-@pytest.mark.parametrize("operation", SCOPED, ids=lambda op: op.id)
-def test_mcp_tool(operation, credentials):
-    """A tool call without the scope is the documented tool error: the REST 403 body plus `status`."""
     refused = tool_call(credentials.key(all_but(operation.scopes)), operation)
     assert refused["isError"] is True, refused
     body = dict(refused["structuredContent"])
@@ -120,9 +124,8 @@ def test_mcp_tool(operation, credentials):
         assert set(body["anyOf"]) == set(operation.scopes) and body["requiredScope"] == body["anyOf"][0]
     else:
         assert body == short_body(operation)
-    for token in (credentials.key(["*"]), credentials.oauth(operation.scopes)):
-        answer = tool_call(token, operation)
-        assert answer["structuredContent"].get("error") != INSUFFICIENT, answer
+    answer = tool_call(credentials.oauth(operation.scopes), operation)
+    assert answer["structuredContent"].get("error") != INSUFFICIENT, answer
 
 
 def test_tools_list_is_the_same_for_every_credential(credentials):
