@@ -46,7 +46,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from werkzeug.test import Client
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "16"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 SEED = int(os.environ.get("FUZZ_SEED", "20"))
 # Only the operations whose label (`GET /v1/platform/me`) this regular expression finds, to chase one failure.
 ONLY = re.compile(os.environ.get("FUZZ_OPERATIONS", ""))
