@@ -2,11 +2,11 @@
 
 For every documented write operation: every bad value of every property (wrong JSON types, null, strings past
 their maximum, numbers past their bounds and past the database's columns, naive and impossible date-times, values
-outside enums, arrays and objects past their limits) and every raw body below the schema (invalid UTF-8, NUL,
-NaN, deep nesting, a body past the cap, another media type) is a 4xx in the error envelope naming the field, never
-a 500, and writes nothing: every table's rows (the outbox included) are the same before and after. Hostile text
-(SQL, markup) in every free-text field is never a 500. On every list, bad `limit`/`offset` values are a 400 on
-that parameter and a huge `limit` is clamped to 200.
+outside enums, arrays and objects past their limits) and every kind of raw body below the schema (invalid UTF-8,
+NUL, NaN, deep nesting, a body past the cap, another media type; each through every parser, see `raw_body_plan`)
+is a 4xx in the error envelope naming the field, never a 500, and writes nothing: every table's rows (the outbox
+included) are the same before and after. Hostile text (SQL, markup) in every free-text field is never a 500. On
+every list, bad `limit`/`offset` values are a 400 on that parameter and a huge `limit` is clamped to 200.
 
 One organization per module; each operation is one test (its path objects made once by its contract case's
 `setup`), rolled back at its end.
@@ -174,6 +174,30 @@ IDEMPOTENCY_KEYS = itertools.count()
 
 
 PLATFORM_OPERATIONS = [op for op in OPERATIONS if op.surface == "platform"]
+# The raw body that reaches an operation's own fields (its serializer), whatever the parser did.
+FIELD_LEVEL_RAW_BODIES = {"integer past 64 bits"}
+
+
+def raw_body_plan() -> dict[str, set[str]]:
+    """Operation id -> the raw-body kinds (`RawBody.why`) it is sent. Below the schema a Platform API body meets
+    one code path whatever the operation (`PlatformViewMixin.initial`: the body cap, the media type check and the
+    JSON parser, before the view's own code), so each of those kinds is sent to the first operation it applies to
+    and to every operation in rotation (one kind each, in turn), not every kind to every operation: every kind
+    still meets several views, and every operation the shared path. What reaches the operation's own fields is
+    sent to each; the OAuth endpoints (their own body reader) and the marketplace's POST get every kind."""
+    plan, sent = {}, set()
+    for i, operation in enumerate(PLATFORM_OPERATIONS):
+        kinds = [raw.why for raw in raw_bodies(operation)]
+        shared = [kind for kind in kinds if kind not in FIELD_LEVEL_RAW_BODIES]
+        chosen = {kind for kind in shared if kind not in sent} | {shared[i % len(shared)]}
+        plan[operation.id] = chosen | (set(kinds) & FIELD_LEVEL_RAW_BODIES)
+        sent |= chosen
+    for operation in OPERATIONS:
+        plan.setdefault(operation.id, {raw.why for raw in raw_bodies(operation)})
+    return plan
+
+
+RAW_BODY_PLAN = raw_body_plan()
 
 
 def test_every_write_operation_is_generated_and_has_a_path_setup():
@@ -209,7 +233,7 @@ def test_bad_input_is_refused_in_the_envelope_and_writes_nothing(operation, orga
         for i, bad in enumerate(bad_values(DOCUMENT, operation.schema)):
             response = request(client, operation, url, orjson.dumps(bad.body(base, operation)), idempotent=i < 3)
             check(f"{bad.field}={bad.why}", response, field=bad.field)
-    for raw in raw_bodies(operation):
+    for raw in (raw for raw in raw_bodies(operation) if raw.why in RAW_BODY_PLAN[operation.id]):
         response = request(client, operation, url, raw.content, raw.content_type, idempotent=True)
         check(raw.why, response, status=raw.status, code=raw.code)
     assert not problems, "\n".join(problems)
