@@ -2,8 +2,10 @@
 object answers exactly like one that does not exist (the same status and the same body, the echoed id aside),
 wherever its id is sent: in the path, in any id field of the body (`clubId`, `players[].contactId`,
 `instructorIds`) and in any id parameter of the query (`?clubId=`, `?websiteId=`). Each request goes through an API
-key and the operation's MCP tool (path ids also through an OAuth access token), all of org A; the other
-organization is org B of the seeded world (tests/matrices/world.py).
+key and the operation's MCP tool, all of org A, and a read's path ids also through an OAuth access token: the
+credential decides only the organization (one `Credential` for both kinds), and every method of a resource finds
+its path object through the same organization-scoped `get_object` as its read. The other organization is org B of
+the seeded world (tests/matrices/world.py).
 
 A path value that is a key inside its parent rather than an id (a section's `htmlId` in a page, a release's
 `version`, a channel's name) is skipped where B's value is also one of A's: the parent in the path is A's already,
@@ -128,7 +130,7 @@ class Asker:
 
     def answers(self, path: dict, query: dict, body, echoed, oauth=True) -> dict:
         """By channel: (status, body without the echoed ids). `oauth=False` leaves the OAuth token out where it
-        adds nothing (the credential decides only the organization, checked through it on the path rows)."""
+        adds nothing (the credential decides only the organization, checked through it on the reads' path rows)."""
         url = fill_path(self.operation, path) + (("?" + urlencode(query, doseq=True)) if query else "")
         credentials = self.world.credentials
         status, content = tool_result(credentials.key(), self.operation, path, query, body)
@@ -181,8 +183,9 @@ def test_path_id_of_another_organization(operation, param, world, db):
         pytest.skip(f"{param} {other!r} names an object of both organizations")  # a key inside its parent
     missing = MISSING_ID if operation.path_params[param].get("type") == "integer" else MISSING_TEXT
     asker = Asker(world, operation)
-    foreign_answers = asker.answers({**own, param: other}, query, body, [other])
-    missing_answers = asker.answers({**own, param: missing}, query, body, [missing])
+    oauth = operation.method == "GET"
+    foreign_answers = asker.answers({**own, param: other}, query, body, [other], oauth=oauth)
+    missing_answers = asker.answers({**own, param: missing}, query, body, [missing], oauth=oauth)
     assert missing_answers["api key"][0] == 404, missing_answers
     assert_alike(foreign_answers, missing_answers)
 
