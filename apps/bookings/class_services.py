@@ -210,13 +210,12 @@ def book_into_class(
         record_booking_charge(organization, booking, f"Class: {occ.name}")
         settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
         if notify_customer and contact is not None:
-            local = occ.start_time.astimezone(clock.zone_of(occ.club))
             notify_contacts(
                 organization,
                 [contact.pk],
                 kind="class_booking.confirmed",
                 subject=f"You're booked: {occ.name}",
-                body=f"Your seat in {occ.name} on {local:%Y-%m-%d at %H:%M} is {status}.",
+                body=f"Your seat in {occ.name} on {clock.moment_label(occ.start_time, occ.club)} is {status}.",
                 data={"bookingId": booking.pk, "classId": occ.pk},
             )
     return booking
@@ -250,13 +249,13 @@ def offer_free_seat(occurrence_id: int) -> WaitlistEntry | None:
     entry.status = WaitlistStatus.NOTIFIED
     entry.notified_at = timezone.now()
     entry.save(update_fields=["status", "notified_at"])
-    local = occ.start_time.astimezone(clock.zone_of(occ.club))
     notify_contacts(
         occ.organization,
         [entry.contact_id],
         kind="waitlist.notified",
         subject=f"A spot opened in {occ.name}",
-        body=f"A spot opened in {occ.name} on {local:%Y-%m-%d at %H:%M}. Book it before someone else does.",
+        body=f"A spot opened in {occ.name} on {clock.moment_label(occ.start_time, occ.club)}. Book it before someone "
+        "else does.",
         data={"classId": occ.pk, "waitlistEntryId": entry.pk},
     )
     emit(occ.organization, "waitlist.notified", waitlist_event_data(entry.pk))

@@ -58,10 +58,7 @@ def _describe(booking) -> str:
         where = booking.event.name
     else:
         where = "your class"
-    local = booking.start_time
-    if booking.club_id:
-        local = booking.start_time.astimezone(clock.zone_of(booking.club))
-    return f"{where} on {local:%Y-%m-%d at %H:%M}"
+    return f"{where} on {clock.moment_label(booking.start_time, booking.club)}"
 
 
 # --- prices and payment -------------------------------------------------------------------------------------

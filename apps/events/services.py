@@ -298,8 +298,7 @@ def unpublish_event(event: Event) -> Event:
 
 
 def _describe(event: Event) -> str:
-    local = event.start_time.astimezone(clock.zone_of(event.club))
-    return f"{event.name} on {local:%Y-%m-%d at %H:%M} ({event.club.name})"
+    return f"{event.name} on {clock.moment_label(event.start_time, event.club)} ({event.club.name})"
 
 
 @transaction.atomic

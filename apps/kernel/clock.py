@@ -117,6 +117,11 @@ def _grid(day: dt.date, zone_name: str, step: int, first: int, last: int) -> tup
     return tuple(sorted(instants))
 
 
+def moment_label(instant: dt.datetime, *holders) -> str:
+    """`instant` on the clock of `holders` (see `zone_of`) as notices write it: `2026-03-29 at 18:00`."""
+    return f"{instant.astimezone(zone_of(*holders)):%Y-%m-%d at %H:%M}"
+
+
 def hhmm(instant: dt.datetime, tz: ZoneInfo) -> str:
     """`instant`'s wall-clock time on `tz` as `HH:MM`."""
     return instant.astimezone(tz).strftime("%H:%M")
