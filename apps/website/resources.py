@@ -137,16 +137,10 @@ class Release(TypedDict):
     isActive: Annotated[bool, Describe("Whether this release is the one served.")]
 
 
+# Besides the shape's own columns (`id`, `name`, `slug`, `domain`, ...), which every resource reads.
 WEBSITE_COLUMNS = (
-    "id",
     "organization__link_epoch",
-    "name",
-    "slug",
-    "domain",
     "domain_verified_at",
-    "is_default",
-    "is_active",
-    "club_id",
     "draft_hash",
     "active_release__version",
     "active_release__published_at",
@@ -189,15 +183,7 @@ def _page_url(row: dict, locale=None, default_language=None) -> str:
 
 
 PAGE_SUMMARY_COLUMNS = (
-    "id",
-    "slug",
-    "title",
-    "is_homepage",
     "sections",
-    "meta_title",
-    "meta_description",
-    "og_image",
-    "noindex",
     "website__slug",
     "website__domain",
     "website__domain_verified_at",
