@@ -32,7 +32,6 @@ from .serializers import ClubSearchQuery, OfferSearch
 
 logger = logging.getLogger("apps.marketplace")
 
-NOT_FOUND_BODY = PUBLIC_NOT_FOUND
 TAGS = ["marketplace"]
 
 
@@ -63,7 +62,7 @@ def marketplace_error(exc) -> Response:
     if isinstance(exc, ClubNotFound):
         return Response({"error": "Club not found"}, status=404)
     if isinstance(exc, RouteNotFound | drf_exceptions.MethodNotAllowed):
-        return Response(dict(NOT_FOUND_BODY), status=404)
+        return Response(dict(PUBLIC_NOT_FOUND), status=404)
     if isinstance(exc, drf_exceptions.Throttled):
         response = Response({"error": "Too many requests"}, status=429)
         response["Retry-After"] = str(int(exc.wait or 1))
@@ -83,7 +82,7 @@ def marketplace_error(exc) -> Response:
         issue = {"path": "body", "message": error.message}
         return Response({"error": "Invalid request", "details": {"issues": [issue]}}, status=400)
     if error.status_code == 404:
-        return Response(dict(NOT_FOUND_BODY), status=404)
+        return Response(dict(PUBLIC_NOT_FOUND), status=404)
     if error.status_code == 429:
         body = {"error": "Too many requests"}
     elif error.status_code == 413:
@@ -250,4 +249,4 @@ class OfferSearchView(MarketplaceView):
 @csrf_exempt
 def not_found(request, *args, **kwargs):
     """Any path under /v1/public/ that no marketplace route serves, whatever the method."""
-    return json_response(dict(NOT_FOUND_BODY), 404, request)
+    return json_response(dict(PUBLIC_NOT_FOUND), 404, request)
