@@ -13,6 +13,7 @@ The DNS lookup is `settings.WEBSITE_DOMAIN_TXT_RESOLVER` (a dotted path to `reso
 and air-gapped deployments inject their own.
 """
 
+import functools
 import ipaddress
 import re
 import secrets
@@ -44,10 +45,19 @@ def hostname(value: str) -> str:
 
 def platform_hosts() -> frozenset[str]:
     """Every host the platform itself answers on; no website may be served on (or claim) one of them."""
+    # Read on every request (the website host middleware): computed once per distinct configuration.
+    return _platform_hosts(
+        settings.BASE_URL, settings.AUTH_URL, settings.MCP_URL, settings.MARKETPLACE_URL, tuple(settings.ALLOWED_HOSTS)
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _platform_hosts(*configured) -> frozenset[str]:
+    *urls, allowed_hosts = configured
     hosts = set(_LOCAL_HOSTS)
-    for url in (settings.BASE_URL, settings.AUTH_URL, settings.MCP_URL, settings.MARKETPLACE_URL):
+    for url in urls:
         hosts.add(hostname(urlsplit(url).netloc))
-    for host in settings.ALLOWED_HOSTS:
+    for host in allowed_hosts:
         if host == "*":
             continue
         hosts.add(hostname(host.lstrip(".")))
