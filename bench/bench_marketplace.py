@@ -9,7 +9,7 @@ The network (seeded once, kept between runs, recognised by its organizations' `b
 organizations, 1,000 listed clubs in 20 Spanish cities (50 per city, scattered up to about 12 km from the
 centre), 6 padel courts each (20-26 an hour), opening 08:00-22:00, two pricing rules per organization (evening
 +25 %, weekend set rate), and a day of bookings on the bench day (about half of each court's day taken, in 60- and
-90-minute bookings: 30,000 bookings). Then gunicorn serves it (2 gthread workers, as `bench/run.py`) and 8
+90-minute bookings: 30,000 bookings). Then gunicorn serves it (2 workers, as `bench/run.py`) and 8
 keep-alive client threads drive:
 
 - `POST /v1/public/network/search/offers`: each request a different one of the 20 cities in turn, padel, from

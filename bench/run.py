@@ -4,7 +4,7 @@
    full-access key and 200 contacts.
 2. Captures the API's responses for GET /v1/platform/me and a 200-row list, so that bare Django views can
    return the very same bytes from memory (bench/urls.py).
-3. Starts gunicorn (config.wsgi with DJANGO_SETTINGS_MODULE=bench.settings, 2 gthread workers) on a free
+3. Starts gunicorn (config.wsgi with DJANGO_SETTINGS_MODULE=bench.settings, 2 sync workers) on a free
    loopback port and drives it with a small keep-alive load generator (threads + http.client), bounded in
    requests and time.
 4. Prints requests/second, p50 and p99 for each API endpoint beside its bare twin, and the ratio.
@@ -17,7 +17,7 @@ organization's transactions (`bench-ledger`, `LEDGER_ROWS` generated once with S
 
 Environment: DATABASE_URL, REDIS_URL (as the Makefile sets them); BENCH_REQUESTS (per measurement, default
 3000), BENCH_SECONDS (cap per measurement, default 15), BENCH_CONCURRENCY (default 8), BENCH_WORKER_CLASS
-(`gthread`, the default, or `sync`: one request at a time per worker); BENCH_ONLY (a comma list
+(`sync`, the default, as production runs, or `gthread` with BENCH_THREADS threads per worker); BENCH_ONLY (a comma list
 of row names, e.g. `transactions,revenue`: only those rows, and no scenario scripts).
 """
 
@@ -64,7 +64,8 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 THREADS = int(os.environ.get("BENCH_THREADS", "4"))
-WORKER_CLASS = os.environ.get("BENCH_WORKER_CLASS", "gthread")  # `sync`: one request at a time per worker
+# `sync` (production's Procfile: one request at a time per worker) or `gthread` (BENCH_THREADS per worker).
+WORKER_CLASS = os.environ.get("BENCH_WORKER_CLASS", "sync")
 LIST_ROWS = 200
 CLASS_ROWS = 120  # `classes`: a page of 100 of them
 LEDGER_ROWS = int(os.environ.get("BENCH_LEDGER_ROWS", "120000"))
