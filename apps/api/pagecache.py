@@ -29,7 +29,6 @@ import re
 import threading
 import time
 
-import orjson
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
@@ -38,7 +37,7 @@ from django.db.backends.signals import connection_created
 from django.utils import timezone
 from rest_framework.response import Response
 
-from .renderers import dumps
+from .renderers import RenderedJSON, dumps
 
 logger = logging.getLogger("apps.api")
 
@@ -199,4 +198,4 @@ def respond(request, compute) -> Response:
             _store(key, (version, until, etag, body), now, until)
     if _not_modified(request, etag):
         return Response(status=304, headers={"ETag": etag})
-    return Response(orjson.Fragment(body), headers={"ETag": etag})
+    return Response(RenderedJSON(body), headers={"ETag": etag})

@@ -37,6 +37,17 @@ def dumps(data) -> bytes:
         return json.dumps(data, default=_stdlib_default, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+class RenderedJSON:
+    """A response body already rendered as JSON (a list page, stored or just computed): the renderer sends these
+    very bytes. Rendering them again through `orjson.Fragment` copied every page, and in a web worker serving a
+    96 kB page the copies grew the process by about 1.5 MiB per 1,000 requests (fragmented, never given back)."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: bytes):
+        self.body = body
+
+
 class JSONRenderer(BaseRenderer):
     media_type = "application/json"
     format = "json"
@@ -45,4 +56,6 @@ class JSONRenderer(BaseRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         if data is None:
             return b""
+        if isinstance(data, RenderedJSON):
+            return data.body
         return dumps(data)
