@@ -2,7 +2,6 @@
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
-from apps.api.exceptions import NotFound
 from apps.api.schema import crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
@@ -34,11 +33,6 @@ class ClubViewSet(ResourceViewSet):
     lookup_field = "slug"
     lookup_value_regex = r"[^/]+"
     required_scopes = {"list": "clubs:read", "retrieve": "clubs:read"}
-
-    def get_object(self):
-        if "\x00" in self.kwargs.get("slug", ""):  # no slug holds NUL, and PostgreSQL cannot compare it
-            raise NotFound()
-        return super().get_object()
 
 
 # --- Area types ----------------------------------------------------------------------------------------------
