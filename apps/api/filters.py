@@ -127,13 +127,8 @@ def apply_day_window(queryset, params, tz: dt.tzinfo | str, field: str):
     if isinstance(tz, str):
         tz = clock.zone(tz)
     lower, upper, upper_exclusive = date_window(params, tz)
-    condition = Q()
-    if lower is not None:
-        condition &= Q(**{f"{field}__gte": lower.astimezone(tz).date()})
-    if upper is not None:
-        last = upper.astimezone(tz).date()
-        condition &= Q(**{f"{field}__lt" if upper_exclusive else f"{field}__lte": last})
-    return queryset.filter(condition)
+    lower_day, upper_day = (None if bound is None else bound.astimezone(tz).date() for bound in (lower, upper))
+    return apply_window(queryset, field, (lower_day, upper_day, upper_exclusive))
 
 
 def apply_club_clock_window(queryset, params, organization, field: str, club_timezone="club__timezone"):
