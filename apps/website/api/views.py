@@ -135,11 +135,15 @@ class WebsiteListViewSet(ResourceViewSet):
         return Response(present_domain_verification(website, result))
 
 
-class WebsiteView(WebsiteSelectionMixin, PlatformAPIView):
-    """The website record: the draft's owner and what the public is served."""
+class WebsitePartView(WebsiteSelectionMixin, PlatformAPIView):
+    """A part of the website read and patched as one object: its record, the draft's layout, styles, SEO settings."""
 
     required_scopes = {"get": READ, "patch": WRITE}
     http_method_names = ["get", "patch", "head"]
+
+
+class WebsiteView(WebsitePartView):
+    """The website record: the draft's owner and what the public is served."""
 
     @_schema("website_get", "Get the website", responses={200: WEBSITE.serializer})
     def get(self, request):
@@ -294,14 +298,7 @@ class SectionTypeViewSet(WebsiteSelectionMixin, PlatformViewSet):
         return self.get_paginated_response(page)
 
 
-class DraftPartView(WebsiteSelectionMixin, PlatformAPIView):
-    """A part of the draft read and patched as one object (layout, styles, SEO settings)."""
-
-    required_scopes = {"get": READ, "patch": WRITE}
-    http_method_names = ["get", "patch", "head"]
-
-
-class LayoutView(DraftPartView):
+class LayoutView(WebsitePartView):
     @_schema("website_layout_get", "Get the layout (draft)", "The header and footer sections.", responses=LAYOUT)
     def get(self, request):
         return Response(present_layout(self.selected_website()))
@@ -320,7 +317,7 @@ class LayoutView(DraftPartView):
         return Response(present_layout(services.update_layout(self.selected_website(), data)))
 
 
-class StylesView(DraftPartView):
+class StylesView(WebsitePartView):
     @_schema("website_styles_get", "Get the theme tokens (draft)", responses=STYLES)
     def get(self, request):
         return Response(present_styles(self.selected_website()))
@@ -337,7 +334,7 @@ class StylesView(DraftPartView):
         return Response(present_styles(services.update_styles(self.selected_website(), request.data)))
 
 
-class SeoSettingsView(DraftPartView):
+class SeoSettingsView(WebsitePartView):
     @_schema("website_seo_settings_get", "Get the SEO settings (draft)", responses=SEO_SETTINGS)
     def get(self, request):
         return Response(present_seo_settings(self.selected_website()))
