@@ -6,6 +6,7 @@ from rest_framework import serializers
 from apps.api.fields import (
     MAX_INT,
     BoundedDateTimeField,
+    OrganizationIdsField,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -23,15 +24,8 @@ from ..choices import AdjustmentType, Audience
 # `HH:MM`; `24:00` ends a band at midnight.
 TIME_OF_DAY = r"^(([01]\d|2[0-3]):[0-5]\d|24:00)$"
 TIME_MESSAGE = "Must be a time of day `HH:MM` (`00:00` to `24:00`)."
-MAX_IDS = 100
 MAX_SPORTS = 50
 MAX_PRIORITY = 10000
-
-
-def _id_list(source, help_text):
-    return serializers.ListField(
-        child=StrictIntegerField(min_value=1), max_length=MAX_IDS, required=False, source=source, help_text=help_text
-    )
 
 
 class MinuteOfDayField(StrictRegexField):
@@ -48,27 +42,26 @@ class MinuteOfDayField(StrictRegexField):
         return int(hours) * 60 + int(minutes)
 
 
-def _own_ids(serializer, model, ids, noun) -> list[int]:
-    """`ids` without repeats, each one a row of `model` in the caller's organization (else a 400 on the field)."""
-    unique = list(dict.fromkeys(ids))
-    organization = serializer.context["request"].organization
-    found = set(model.objects.filter(organization=organization, id__in=unique).values_list("id", flat=True))
-    missing = [i for i in unique if i not in found]
-    if missing:
-        raise serializers.ValidationError(
-            f"No {noun} with id {', '.join(map(str, missing))} exists in this organization."
-        )
-    return unique
-
-
 @extend_schema_serializer(component_name="PricingRuleInput")
 class PricingRuleInputSerializer(serializers.Serializer):
     """POST requires `name`, `adjustmentType` and `value`; PATCH is partial (an omitted field stays unchanged)."""
 
     name = StrictCharField(max_length=120)
     clubId = OrganizationObjectField(model=Club, source="club", required=False, allow_null=True)
-    areaIds = _id_list("area_ids", "The organization's areas (of `clubId` when it is set); empty for every area.")
-    areaTypeIds = _id_list("area_type_ids", "The organization's area types; empty for every type.")
+    areaIds = OrganizationIdsField(
+        Area,
+        "area",
+        required=False,
+        source="area_ids",
+        help_text="The organization's areas (of `clubId` when it is set); empty for every area.",
+    )
+    areaTypeIds = OrganizationIdsField(
+        AreaType,
+        "area type",
+        required=False,
+        source="area_type_ids",
+        help_text="The organization's area types; empty for every type.",
+    )
     sports = serializers.ListField(child=StrictCharField(max_length=60), max_length=MAX_SPORTS, required=False)
     daysOfWeek = serializers.ListField(
         child=serializers.ChoiceField(choices=DayOfWeek.choices), max_length=7, required=False, source="days_of_week"
@@ -78,8 +71,12 @@ class PricingRuleInputSerializer(serializers.Serializer):
     validFrom = serializers.DateField(required=False, allow_null=True, source="valid_from")
     validUntil = serializers.DateField(required=False, allow_null=True, source="valid_until")
     audience = serializers.ChoiceField(choices=Audience.choices, required=False)
-    planIds = _id_list(
-        "plan_ids", "The organization's plans; non-empty: only contacts with an active membership of one of them."
+    planIds = OrganizationIdsField(
+        Plan,
+        "plan",
+        required=False,
+        source="plan_ids",
+        help_text="The organization's plans; non-empty: only contacts with an active membership of one of them.",
     )
     adjustmentType = serializers.ChoiceField(choices=AdjustmentType.choices, source="adjustment_type")
     value = StrictDecimalField(
@@ -91,16 +88,7 @@ class PricingRuleInputSerializer(serializers.Serializer):
     priority = StrictIntegerField(min_value=0, max_value=MAX_PRIORITY, required=False)
     isActive = StrictBooleanField(required=False, source="is_active")
 
-    def validate_areaIds(self, value):  # noqa: N802 - the API's field name
-        return _own_ids(self, Area, value, "area")
-
-    def validate_areaTypeIds(self, value):  # noqa: N802
-        return _own_ids(self, AreaType, value, "area type")
-
-    def validate_planIds(self, value):  # noqa: N802
-        return _own_ids(self, Plan, value, "plan")
-
-    def validate_daysOfWeek(self, value):  # noqa: N802
+    def validate_daysOfWeek(self, value):  # noqa: N802 - the API's field name
         return [day for day in DayOfWeek.values if day in value]
 
     def validate_sports(self, value):
