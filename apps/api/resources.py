@@ -227,6 +227,10 @@ class Resource:
             raise NotFound()
         return bodies[0]
 
+    def event_body(self, organization, pk) -> dict:
+        """The body of row `pk` for a domain event, presented with every scope (`PresentContext.for_event`)."""
+        return self.get(self.model.objects.all(), pk, PresentContext.for_event(organization))
+
     @property
     def serializer(self) -> type[serializers.Serializer]:
         """The OpenAPI description of `shape` (drf-spectacular names the component after the shape)."""

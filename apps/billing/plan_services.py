@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ResourceInUse, ValidationFailed
-from apps.api.resources import PresentContext, camel_case
+from apps.api.resources import camel_case
 from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel.records import delete_unless_in_use, set_fields
 from apps.memberships.models import Membership
@@ -20,15 +20,6 @@ from .resources import PLAN
 
 RETIRED = "retired"
 CUSTOM_PERIOD_FIELDS = ("custom_period", "custom_period_unit")  # set exactly when `billingFrequency` is custom
-
-
-def present_plan(plan_id: int, organization) -> dict:
-    """The plan's body as `GET /plans/{id}` returns it (no locale), for event payloads and change detection."""
-    return PLAN.get(Plan.objects.all(), plan_id, PresentContext(organization=organization))
-
-
-def _event_data(plan_id: int, organization):
-    return lambda: present_plan(plan_id, organization)
 
 
 def _apply_period_rules(plan: Plan, sent: dict) -> None:
@@ -54,7 +45,7 @@ def create_plan(organization, data: dict) -> Plan:
     if not plan.is_active:
         plan.retired_at = None
     plan.save()
-    emit(organization, "plan.created", _event_data(plan.pk, organization))
+    emit(organization, "plan.created", lambda: PLAN.event_body(organization, plan.pk))
     return plan
 
 
@@ -64,13 +55,13 @@ def update_plan(plan: Plan, data: dict) -> Plan:
     `retiredAt`). Emits `plan.updated` with the changed fields when something changed."""
     organization = plan.organization
     locked = Plan.objects.select_for_update().get(pk=plan.pk)
-    before = present_plan(locked.pk, organization)
+    before = PLAN.event_body(organization, locked.pk)
     set_fields(locked, data)
     _apply_period_rules(locked, data)
     if data.get("is_active") is True:
         locked.retired_at = None
     locked.save()
-    after = present_plan(locked.pk, organization)
+    after = PLAN.event_body(organization, locked.pk)
     emit_if_changed(organization, "plan.updated", before, after)
     return locked
 
@@ -84,7 +75,7 @@ def retire_plan(plan: Plan) -> Plan:
     locked.is_active = False
     locked.retired_at = timezone.now()
     locked.save(update_fields=["is_active", "retired_at", "updated_at"])
-    emit(plan.organization, "plan.retired", _event_data(locked.pk, plan.organization))
+    emit(plan.organization, "plan.retired", lambda: PLAN.event_body(plan.organization, locked.pk))
     return locked
 
 
@@ -99,6 +90,6 @@ def delete_plan(plan: Plan) -> None:
     """Refused with 409 RESOURCE_IN_USE while any membership (whatever its status) references the plan."""
     organization = plan.organization
     locked = Plan.objects.select_for_update().get(pk=plan.pk)
-    data = present_plan(locked.pk, organization)
+    data = PLAN.event_body(organization, locked.pk)
     delete_unless_in_use(locked, _refuse_if_in_use)
     emit(organization, "plan.deleted", data)

@@ -7,7 +7,7 @@ one default (and the partial unique index `billing_one_default_revenue_account` 
 from django.db import transaction
 
 from apps.api.exceptions import Conflict
-from apps.kernel.records import set_fields
+from apps.kernel.records import lock_row, set_fields
 from apps.organizations.models import Organization
 
 from .models import Plan, RevenueAccount
@@ -19,14 +19,10 @@ class DefaultAccountRequired(Conflict):
     """409 CONFLICT: the default sales account must stay active and the default (switch the default instead)."""
 
 
-def _lock_organization(organization_id: int) -> None:
-    Organization.objects.select_for_update().filter(pk=organization_id).values_list("pk", flat=True).first()
-
-
 def ensure_default_account(organization) -> RevenueAccount:
     """The organization's default account, created as "Sales" when it has none (a new organization)."""
     with transaction.atomic():
-        _lock_organization(organization.pk)
+        lock_row(Organization, organization.pk)
         account = RevenueAccount.objects.filter(organization=organization, is_default=True).first()
         if account is None:
             account = RevenueAccount.objects.create(
@@ -65,7 +61,7 @@ def _check(account: RevenueAccount, was_default: bool) -> None:
 def create_account(organization, data: dict) -> RevenueAccount:
     """`data` holds model field names. `is_default` makes it the default and clears the flag elsewhere."""
     with transaction.atomic():
-        _lock_organization(organization.pk)
+        lock_row(Organization, organization.pk)
         account = RevenueAccount(organization=organization, **data)
         _check(account, was_default=False)
         if account.is_default:
@@ -77,7 +73,7 @@ def create_account(organization, data: dict) -> RevenueAccount:
 def update_account(account: RevenueAccount, data: dict) -> RevenueAccount:
     """Partial update under the organization's lock; the default cannot be deactivated or un-defaulted (409)."""
     with transaction.atomic():
-        _lock_organization(account.organization_id)
+        lock_row(Organization, account.organization_id)
         locked = RevenueAccount.objects.select_for_update().get(pk=account.pk)
         was_default = locked.is_default
         set_fields(locked, data)

@@ -3,19 +3,13 @@
 from apps.domain_events.services import emit
 from apps.organizations.models import Organization
 
-from .models import Booking
-from .resources import BOOKING, event_context
+from .resources import BOOKING
 
 
 def booking_event_data(booking_id):
-    """The Booking as GET returns it, built from the row just written, rendered without `contacts:read` (e-mails
-    null)."""
-
-    def build():
-        organization = Organization.objects.get(bookings=booking_id)
-        return BOOKING.get(Booking.objects.all(), booking_id, event_context(organization))
-
-    return build
+    """The Booking as GET returns it, built from the row just written, presented with every scope (webhooks and
+    the event feed redact it to their reader's)."""
+    return lambda: BOOKING.event_body(Organization.objects.get(bookings=booking_id), booking_id)
 
 
 def emit_booking(booking, type_, changed_fields=None):

@@ -260,16 +260,11 @@ CHECK_IN = CheckInResource()
 BOOKING_LOCATION = "/v1/platform/bookings/{pk}"  # where a booking lives, whichever collection created it
 
 
-def event_context(organization) -> PresentContext:
-    """Event payloads: presented with every scope; webhooks and the event feed redact them to their reader's."""
-    return PresentContext.for_event(organization)
-
-
 def waitlist_event_data(entry_id):
     """The WaitlistEntry for `waitlist.*` events, built from the stored row."""
-    return lambda: WAITLIST_ENTRY.get(models.WaitlistEntry.objects.all(), entry_id, event_context(None))
+    return lambda: WAITLIST_ENTRY.event_body(None, entry_id)
 
 
 def checkin_event_data(checkin_id):
     """The CheckIn for `checkin.created`, built from the stored row."""
-    return lambda: CHECK_IN.get(models.CheckIn.objects.all(), checkin_id, event_context(None))
+    return lambda: CHECK_IN.event_body(None, checkin_id)

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue, ResourceInUse
 from apps.kernel import slugs
-from apps.kernel.records import delete_unless_in_use, set_fields
+from apps.kernel.records import delete_unless_in_use, lock_row, set_fields
 
 from .models import ClassOccurrence, ClassType
 
@@ -37,7 +37,7 @@ def update_class_type(class_type: ClassType, data: dict) -> ClassType:
 @transaction.atomic
 def delete_class_type(class_type: ClassType) -> None:
     """Refused with 409 RESOURCE_IN_USE while any class occurrence (whatever its status) references the type."""
-    ClassType.objects.select_for_update().filter(pk=class_type.pk).first()
+    lock_row(ClassType, class_type.pk)
     delete_unless_in_use(class_type, _refuse_if_in_use)
 
 

@@ -122,8 +122,3 @@ class EventResource(Resource):
 
 
 EVENT = EventResource()
-
-
-def event_payload(organization, event_id) -> dict:
-    """The Event as GET returns it (default language), for the `event.*` domain events."""
-    return EVENT.get(models.Event.objects.all(), event_id, PresentContext(organization))

@@ -39,7 +39,7 @@ from apps.transactions.choices import TransactionSourceType
 
 from .choices import OPEN_EVENT_STATUSES, EventStatus
 from .models import Event, EventTicket
-from .resources import event_payload
+from .resources import EVENT
 
 SLUG_MAX = Event._meta.get_field("slug").max_length
 TICKET_FIELDS = ("name", "price_before_tax", "quantity", "sales_start", "sales_end")
@@ -76,7 +76,7 @@ def lock_event(event_id) -> Event:
 
 def _emit(event: Event, type_: str, changed_fields=None) -> None:
     organization = event.organization
-    emit(organization, type_, lambda: event_payload(organization, event.pk), changed_fields)
+    emit(organization, type_, lambda: EVENT.event_body(organization, event.pk), changed_fields)
 
 
 def _sold(**filters) -> int:
@@ -244,7 +244,7 @@ def delete_event(event: Event) -> None:
     bookings = Booking.objects.filter(event=event).count()
     if bookings:
         raise _resource_in_use(bookings)
-    data = event_payload(organization, event.pk)
+    data = EVENT.event_body(organization, event.pk)
     event.delete()
     emit(organization, "event.deleted", data)
 

@@ -10,7 +10,6 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from apps.api.resources import PresentContext
 from apps.domain_events.services import emit
 from apps.kernel import clock
 from apps.kernel.money import currency_exponent, round_money
@@ -24,11 +23,6 @@ from .resources import INVOICE
 ZERO = Decimal("0")
 PAYMENT_TERMS_DAYS = 14
 NUMBER_FORMAT = "INV-{:06d}"
-
-
-def payload(organization, pk) -> dict:
-    """The event body of invoice `pk`: the API's Invoice, presented for an event (every scope)."""
-    return INVOICE.get(Invoice.objects.filter(organization=organization), pk, PresentContext.for_event(organization))
 
 
 def _next_sequence(organization) -> int:
@@ -102,7 +96,7 @@ def issue_invoice(organization, transactions: list[Transaction], *, issue_date: 
     Transaction.objects.filter(pk__in=[charge.pk for charge in charges]).update(invoice=invoice)
     for charge in charges:
         charge.invoice = invoice
-    emit(organization, "invoice.created", lambda: payload(organization, invoice.pk))
+    emit(organization, "invoice.created", lambda: INVOICE.event_body(organization, invoice.pk))
     return invoice
 
 
@@ -128,5 +122,10 @@ def refresh_invoice_payment(invoice_id: int | None) -> Invoice | None:
         changed.append("status")
     if changed:
         invoice.save(update_fields=["amount_paid", "status", "updated_at"])
-        emit(invoice.organization, "invoice.updated", lambda: payload(invoice.organization, invoice.pk), changed)
+        emit(
+            invoice.organization,
+            "invoice.updated",
+            lambda: INVOICE.event_body(invoice.organization, invoice.pk),
+            changed,
+        )
     return invoice

@@ -19,6 +19,11 @@ def set_fields(row: Model, data: dict) -> None:
         setattr(row, name, value)
 
 
+def lock_row(model: type[Model], pk) -> None:
+    """Take the row lock of `model`'s row `pk` (writes that must run one after the other lock a row they share)."""
+    model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
+
+
 @transaction.atomic
 def create(model: type[Model], organization, data: dict) -> Model:
     return model.objects.create(organization=organization, **data)

@@ -21,7 +21,7 @@ from django.db.models import DateField, Exists, ExpressionWrapper, F, OuterRef, 
 from django.utils import timezone
 
 from apps.api.exceptions import InvalidStateTransition, ValidationFailed
-from apps.api.resources import PresentContext, camel_case
+from apps.api.resources import camel_case
 from apps.billing.models import Plan
 from apps.billing.revenue_accounts import revenue_account_for_plan
 from apps.contacts.choices import ContactStatus
@@ -52,15 +52,9 @@ MAX_END_AHEAD_MONTHS = 120
 # -- presenting and clocks --------------------------------------------------------------------------------------
 
 
-def payload(organization, pk) -> dict:
-    """The event body of membership `pk`: the API's Membership, presented for an event (every scope)."""
-    return MEMBERSHIP.get(
-        Membership.objects.filter(organization=organization), pk, PresentContext.for_event(organization)
-    )
-
-
 def _membership_event(organization, type_: str, membership_id: int, changed=None):
-    data = payload(organization, membership_id)  # now: several events of one operation each show their moment
+    # built now: several events of one operation each show their moment
+    data = MEMBERSHIP.event_body(organization, membership_id)
     return (type_, data, changed)
 
 
@@ -202,7 +196,7 @@ def sell_membership(organization, data: dict, *, source: str = MembershipSource.
         charges = _bill_period(
             organization, membership, plan, billed_from, end, signup_fee=signup_fee, paid=paid, now=now
         )
-        emit(organization, "membership.created", payload(organization, membership.pk))
+        emit(organization, "membership.created", MEMBERSHIP.event_body(organization, membership.pk))
         _invoice(organization, charges, today)
         # after the invoice: the charges' events show their `invoiceId`
         emit_many(organization, [_transaction_event(organization, "transaction.created", c.pk) for c in charges])
@@ -262,7 +256,7 @@ def renews(membership, plan) -> bool:
 def _save_and_record(organization, locked: Membership, before: dict, events: list) -> None:
     """Save `locked` and record `membership.updated` (when a key of its body changed) before `events`."""
     locked.save()
-    after = payload(organization, locked.pk)
+    after = MEMBERSHIP.event_body(organization, locked.pk)
     changed = changed_keys(before, after)
     emit_many(organization, [("membership.updated", after, changed), *events] if changed else events)
 
@@ -274,7 +268,7 @@ def update_membership(membership: Membership, data: dict) -> Membership:
     now = timezone.now()
     with transaction.atomic():
         locked = lock_membership(membership.pk)
-        before = payload(organization, locked.pk)
+        before = MEMBERSHIP.event_body(organization, locked.pk)
         events, invoice_ids = [], []
         if "price" in data:
             locked.price = round_money(Decimal(data["price"]), currency_exponent(organization.currency))
@@ -327,7 +321,7 @@ def pause_membership(membership: Membership, *, resume_date: dt.date | None = No
         locked.paused_at = timezone.now()
         locked.resume_date = resume_date
         locked.save(update_fields=["status", "paused_at", "resume_date", "updated_at"])
-        emit(organization, "membership.paused", payload(organization, locked.pk))
+        emit(organization, "membership.paused", MEMBERSHIP.event_body(organization, locked.pk))
     return locked
 
 
@@ -356,7 +350,7 @@ def resume_membership(membership: Membership) -> Membership:
         today = clock.today(locked.club, organization, now=now)
         _resume(locked, today)
         events = [_membership_event(organization, "membership.resumed", locked.pk)]
-        before = payload(organization, locked.pk)
+        before = MEMBERSHIP.event_body(organization, locked.pk)
         _grant_started_uses(locked, locked.plan, today)
         billed = _renew_due(organization, locked, locked.plan, today, now, MAX_PERIODS_PER_RUN)
         _record_progress(organization, locked, before, events, billed, today)
@@ -437,7 +431,7 @@ def cancel_membership(membership: Membership, *, effective=CancelEffective.IMMED
             raise ValidationFailed(
                 {"effective": ["The membership has no end date, so no period end: cancel it `immediately`."]}
             )
-        before = payload(organization, locked.pk)
+        before = MEMBERSHIP.event_body(organization, locked.pk)
         events, invoice_ids = _withdraw_unstarted_renewals(
             organization, locked, clock.today(locked.club, organization, now=now)
         )
@@ -546,7 +540,7 @@ def _record_progress(organization, locked: Membership, before: dict, events: lis
     invoices, so they show their `invoiceId`). Returns the event types (invoices aside)."""
     if any(before[camel_case(name)] != getattr(locked, name) for name in PROGRESS_FIELDS):
         locked.save()
-        after = payload(organization, locked.pk)
+        after = MEMBERSHIP.event_body(organization, locked.pk)
         changed = changed_keys(before, after)
         events = [*events, ("membership.updated", after, changed)]
     emit_many(organization, events)
@@ -588,7 +582,7 @@ def process_membership(
         if locked.status == MembershipStatus.PAUSED and locked.resume_date and locked.resume_date <= today:
             _resume(locked, today)
             events.append(_membership_event(organization, "membership.resumed", locked.pk))
-        before = payload(organization, locked.pk)
+        before = MEMBERSHIP.event_body(organization, locked.pk)
         _grant_started_uses(locked, plan, today)
         billed = _renew_due(organization, locked, plan, today, now, max_periods)
         done = _record_progress(organization, locked, before, events, billed, today)

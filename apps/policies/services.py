@@ -9,7 +9,7 @@ from django.db import transaction
 
 from apps.api.exceptions import Conflict, ValidationFailed
 from apps.api.resources import camel_case
-from apps.kernel.records import copy_name, set_fields
+from apps.kernel.records import copy_name, lock_row, set_fields
 from apps.organizations.models import Organization
 
 from .choices import DocumentAppliesTo, PolicyAppliesTo
@@ -24,10 +24,6 @@ RULE_ID_LISTS = {
 }
 
 
-def _lock_organization(organization_id):
-    Organization.objects.select_for_update().filter(pk=organization_id).first()
-
-
 def _check_id_lists(applies_to, ids: dict, allowed: dict):
     """Each id list belongs to one `appliesTo`: under any other it must be empty (400 naming the field)."""
     errors = {
@@ -37,6 +33,12 @@ def _check_id_lists(applies_to, ids: dict, allowed: dict):
     }
     if errors:
         raise ValidationFailed(errors)
+
+
+def _split_ids(data: dict, id_lists: dict) -> tuple[dict, dict]:
+    """(`data` without its id lists, the id lists it holds)."""
+    data = dict(data)
+    return data, {field: data.pop(field) for field in id_lists if field in data}
 
 
 def _ids_of(row, fields) -> dict:
@@ -65,11 +67,10 @@ def _make_default(policy):
 
 @transaction.atomic
 def create_booking_policy(organization, data: dict) -> BookingPolicy:
-    data = dict(data)
-    ids = {field: data.pop(field) for field in POLICY_ID_LISTS if field in data}
+    data, ids = _split_ids(data, POLICY_ID_LISTS)
     _check_id_lists(data["applies_to"], ids, POLICY_ID_LISTS)
     wants_default = data.pop("is_default", False)
-    _lock_organization(organization.pk)
+    lock_row(Organization, organization.pk)
     policy = BookingPolicy(organization=organization, **data)
     if wants_default or not _others(policy, policy.applies_to).exists():
         _make_default(policy)
@@ -82,10 +83,9 @@ def create_booking_policy(organization, data: dict) -> BookingPolicy:
 def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
     """Partial update. The default stays exactly one per `appliesTo`: `isDefault: false` on the default, or moving
     the default to another `appliesTo` while others remain, is 409 CONFLICT (make another policy the default)."""
-    data = dict(data)
-    _lock_organization(policy.organization_id)
+    lock_row(Organization, policy.organization_id)
     policy = BookingPolicy.objects.select_for_update().get(pk=policy.pk)
-    ids = {field: data.pop(field) for field in POLICY_ID_LISTS if field in data}
+    data, ids = _split_ids(data, POLICY_ID_LISTS)
     wants_default = data.pop("is_default", None)
     previous_applies_to = policy.applies_to
     set_fields(policy, data)
@@ -114,7 +114,7 @@ def update_booking_policy(policy: BookingPolicy, data: dict) -> BookingPolicy:
 @transaction.atomic
 def delete_booking_policy(policy: BookingPolicy) -> None:
     """The default can be deleted only as the last policy of its `appliesTo` (409 CONFLICT otherwise)."""
-    _lock_organization(policy.organization_id)
+    lock_row(Organization, policy.organization_id)
     policy = BookingPolicy.objects.select_for_update().filter(pk=policy.pk).first()
     if policy is None:
         return
@@ -137,15 +137,9 @@ def duplicate_booking_policy(policy: BookingPolicy) -> BookingPolicy:
     return copy
 
 
-def _split_rule(data: dict) -> tuple[dict, dict]:
-    data = dict(data)
-    ids = {field: data.pop(field) for field in RULE_ID_LISTS if field in data}
-    return data, ids
-
-
 @transaction.atomic
 def create_document_rule(organization, data: dict) -> DocumentRule:
-    data, ids = _split_rule(data)
+    data, ids = _split_ids(data, RULE_ID_LISTS)
     _check_id_lists(data["applies_to"], ids, RULE_ID_LISTS)
     rule = DocumentRule.objects.create(organization=organization, **data)
     _set_ids(rule, ids)
@@ -155,7 +149,7 @@ def create_document_rule(organization, data: dict) -> DocumentRule:
 @transaction.atomic
 def update_document_rule(rule: DocumentRule, data: dict) -> DocumentRule:
     rule = DocumentRule.objects.select_for_update().get(pk=rule.pk)
-    data, ids = _split_rule(data)
+    data, ids = _split_ids(data, RULE_ID_LISTS)
     set_fields(rule, data)
     _check_id_lists(rule.applies_to, {**_ids_of(rule, RULE_ID_LISTS), **ids}, RULE_ID_LISTS)
     rule.save()
