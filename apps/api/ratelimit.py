@@ -78,20 +78,21 @@ def cache_key(bucket: str, credential_key: str, end: int) -> str:
 
 # Options of Django's Redis cache that are its own, not redis-py connection options.
 _DJANGO_CACHE_OPTIONS = frozenset({"parser_class", "pool_class", "serializer"})
-_redis_clients: dict[tuple, redis.Redis] = {}
+_redis_clients: dict[str, tuple[dict, redis.Redis]] = {}  # alias -> (the CACHES entry it was built from, client)
 
 
 def _redis_client(alias: str = "default") -> redis.Redis:
     """A redis-py client on the server the cache `alias` writes to (its first LOCATION, its connection OPTIONS),
     one per process whatever the thread (thread-safe, pooled): building one per call costs more than the call."""
     config = settings.CACHES[alias]
+    built = _redis_clients.get(alias)
+    if built is not None and built[0] is config:
+        return built[1]
     location = config["LOCATION"]
     url = (re.split("[;,]", location)[0] if isinstance(location, str) else location[0]).strip()
     options = {k: v for k, v in config.get("OPTIONS", {}).items() if k not in _DJANGO_CACHE_OPTIONS}
-    identity = (url, tuple(sorted(options.items())))
-    client = _redis_clients.get(identity)
-    if client is None:
-        client = _redis_clients[identity] = redis.Redis.from_url(url, **options)
+    client = redis.Redis.from_url(url, **options)
+    _redis_clients[alias] = (config, client)
     return client
 
 
