@@ -86,7 +86,7 @@ def seed(organization, ctx: dict) -> None:
                 "end_time": start + dt.timedelta(minutes=60),
                 "max_capacity": 16,
                 "price_before_tax": Decimal("8.00"),
-                "instructors": instructors[:1],
+                "instructor_ids": [i.pk for i in instructors[:1]],
                 "recurrence": {
                     "frequency": Frequency.WEEKLY,
                     "interval": 1,

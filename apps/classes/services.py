@@ -172,16 +172,16 @@ def materialize(series, club, *, horizon: dt.datetime | None) -> tuple[list[int]
 def create_class(organization, data: dict):
     """Create a one-off class, or a whole series when `recurrence` is given. Returns (occurrence, SeriesResult|None)."""
     data = dict(data)
-    instructors = data.pop("instructors", None) or []
+    instructor_ids = data.pop("instructor_ids", None) or []
     recurrence = data.pop("recurrence", None)
     with transaction.atomic():
         if recurrence is None:
             occurrence = ClassOccurrence.objects.create(organization=organization, **data)
-            if instructors:
-                occurrence.instructors.set(instructors)
+            if instructor_ids:
+                occurrence.instructors.set(instructor_ids)
             events.emit_class_events(organization, "class.created", [occurrence.id])
             events.emit_availability([(occurrence.area_id, occurrence.start_time, occurrence.end_time)])
-            _invite_instructors(organization, [occurrence], [i.pk for i in instructors])
+            _invite_instructors(organization, [occurrence], instructor_ids)
             return occurrence, None
         club = data["club"]
         start, end = data["start_time"], data["end_time"]
@@ -197,7 +197,7 @@ def create_class(organization, data: dict):
             dtstart=start,
             duration_minutes=max(1, int((end - start).total_seconds() // 60)),
             timezone=club.timezone,
-            template=template_from(data, [i.pk for i in instructors]),
+            template=template_from(data, instructor_ids),
         )
         horizon = window_horizon(series) if series.ends_type == EndsType.NEVER else None
         if horizon is not None:
@@ -218,13 +218,13 @@ def create_class(organization, data: dict):
                 {"recurrence": ["Every occurrence of this rule falls while the club is closed; nothing to create."]}
             )
         first = ClassOccurrence.objects.get(pk=created_ids[0])
-        if instructors:
+        if instructor_ids:
             invited = (
                 ClassOccurrence.objects.select_related("club", "area")
                 .filter(id__in=created_ids, status=ClassStatus.ACTIVE)
                 .order_by("start_time", "id")[:CALENDAR_MAX_EVENTS]
             )
-            _invite_instructors(organization, list(invited), [i.pk for i in instructors])
+            _invite_instructors(organization, list(invited), instructor_ids)
         events.emit_class_events(organization, "class.created", created_ids)
         _emit_availability_of(created_ids)
         events.emit_series_changed(organization, series.id, created=len(created_ids))
@@ -297,7 +297,7 @@ def _instructor_sets(occurrence_ids) -> dict[int, list[int]]:
 def update_class(organization, occurrence, data: dict, *, scope: str = EditScope.THIS, notify_customer: bool = False):
     """Apply a PATCH to this occurrence, or to it and every later one of its series (`all_future`)."""
     data = dict(data)
-    instructors = data.pop("instructors", None)
+    instructor_ids = data.pop("instructor_ids", None)
     with transaction.atomic():
         series, current = _lock(occurrence, with_series=scope == EditScope.ALL_FUTURE)
         targets = _targets(current, scope)
@@ -333,25 +333,24 @@ def update_class(organization, occurrence, data: dict, *, scope: str = EditScope
                 if differs:
                     fields_changed.append(_api_name(name))
                 setattr(target, name, value)
-            if instructors is not None and old_instructors[target.id] != sorted(i.pk for i in instructors):
+            if instructor_ids is not None and old_instructors[target.id] != sorted(instructor_ids):
                 fields_changed.append("instructorIds")
             target.updated_at = now
             changed[target.id] = fields_changed
         ClassOccurrence.objects.bulk_update(targets, ["start_time", "end_time", "updated_at", *data])
-        if instructors is not None:
-            _set_instructors([t.id for t in targets], [i.pk for i in instructors], replace=True)
+        if instructor_ids is not None:
+            _set_instructors([t.id for t in targets], instructor_ids, replace=True)
         if series is not None:
-            _update_series_template(series, data, instructors, start_delta, end_delta)
+            _update_series_template(series, data, instructor_ids, start_delta, end_delta)
         moved = [t for t in targets if old_slots[t.id] != (t.area_id, t.start_time, t.end_time)]
         if moved and any(t.status == ClassStatus.ACTIVE for t in moved):
             active = [t for t in moved if t.status == ClassStatus.ACTIVE]
             events.emit_availability([old_slots[t.id] for t in active] + _slots(active))
-        _after_update(organization, targets, changed, old_instructors, instructors, notify_customer)
+        _after_update(organization, targets, changed, old_instructors, instructor_ids, notify_customer)
     return current
 
 
-def _update_series_template(series, data, instructors, start_delta, end_delta):
-    instructor_ids = None if instructors is None else [i.pk for i in instructors]
+def _update_series_template(series, data, instructor_ids, start_delta, end_delta):
     series.template = {**series.template, **template_from(data, instructor_ids)}
     if "club" in data:
         series.club = data["club"]
@@ -360,7 +359,7 @@ def _update_series_template(series, data, instructors, start_delta, end_delta):
     series.save()
 
 
-def _after_update(organization, targets, changed, old_instructors, instructors, notify_customer):
+def _after_update(organization, targets, changed, old_instructors, instructor_ids, notify_customer):
     updated = [t for t in targets if changed[t.id]]
     if not updated:
         return
@@ -376,8 +375,8 @@ def _after_update(organization, targets, changed, old_instructors, instructors, 
     if not rescheduled:
         return
     new_sets = (
-        {t.id: sorted(i.pk for i in instructors) for t in rescheduled}
-        if instructors is not None
+        {t.id: sorted(instructor_ids) for t in rescheduled}
+        if instructor_ids is not None
         else {t.id: old_instructors[t.id] for t in rescheduled}
     )
     _send_calendars_for(organization, rescheduled, method="REQUEST", instructor_sets=new_sets)

@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from apps.api.exceptions import ApiError, Conflict, InvalidStateTransition, ResourceInUse, ValidationFailed
+from apps.api.exceptions import Conflict, InvalidStateTransition, ResourceInUse, ValidationFailed
 from apps.api.resources import camel_case
 from apps.api.validation import ensure_ends_after_start
 from apps.bookings.choices import (
@@ -60,10 +60,6 @@ class SoldOut(Conflict):  # details: ticketId
 class AlreadyBooked(Conflict):  # details: bookingId
     code = "ALREADY_BOOKED"
     default_message = "The contact already holds an active booking for this event."
-
-
-def _resource_in_use(bookings: int) -> ApiError:
-    return ResourceInUse(f"{bookings} booking(s) were made on this event; cancel it instead.", {"bookings": bookings})
 
 
 # --- helpers -----------------------------------------------------------------------------------------------------
@@ -243,7 +239,9 @@ def delete_event(event: Event) -> None:
     event = lock_event(event.pk)
     bookings = Booking.objects.filter(event=event).count()
     if bookings:
-        raise _resource_in_use(bookings)
+        raise ResourceInUse(
+            f"{bookings} booking(s) were made on this event; cancel it instead.", {"bookings": bookings}
+        )
     data = EVENT.event_body(organization, event.pk)
     event.delete()
     emit(organization, "event.deleted", data)

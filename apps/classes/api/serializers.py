@@ -7,6 +7,7 @@ from apps.api.exceptions import ApiError, FieldNotWritable, UnknownField
 from apps.api.fields import (
     BoundedDateTimeField,
     InputSerializer,
+    OrganizationIdsField,
     OrganizationObjectField,
     StrictBooleanField,
     StrictCharField,
@@ -39,8 +40,8 @@ class ClassWriteSerializer(InputSerializer):
     endTime = BoundedDateTimeField()
     areaId = OrganizationObjectField(model=Area, allow_null=True, required=False)
     classTypeId = OrganizationObjectField(model=ClassType, allow_null=True, required=False)
-    instructorIds = serializers.ListField(
-        child=StrictIntegerField(min_value=1), max_length=20, required=False, source="instructors"
+    instructorIds = OrganizationIdsField(
+        Instructor, "instructor", max_length=20, required=False, source="instructor_ids"
     )
     description = StrictCharField(max_length=5000, allow_null=True, allow_blank=True, required=False)
     priceBeforeTax = StrictDecimalField(max_digits=10, decimal_places=2, min_value=0, allow_null=True, required=False)
@@ -50,17 +51,6 @@ class ClassWriteSerializer(InputSerializer):
     sport = StrictCharField(max_length=60, allow_null=True, allow_blank=True, required=False)
     color = StrictRegexField(r"^#[0-9a-fA-F]{6}$", allow_null=True, required=False)
     allowWaitlist = StrictBooleanField(required=False)
-
-    def validate_instructorIds(self, value):
-        ids = list(dict.fromkeys(value))
-        organization = self.context["request"].organization
-        found = {i.pk: i for i in Instructor.objects.filter(organization=organization, id__in=ids)}
-        missing = [i for i in ids if i not in found]
-        if missing:
-            raise serializers.ValidationError(
-                f"No instructor with id {', '.join(map(str, missing))} exists in this organization."
-            )
-        return [found[i] for i in ids]
 
     def validate(self, attrs):
         start, end = attrs.get("start_time"), attrs.get("end_time")
