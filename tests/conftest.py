@@ -1,11 +1,13 @@
 """Shared fixtures: organizations, credentials and API clients. Tests run on PostgreSQL and Redis (`make test`)."""
 
 import pytest
-from django.conf import settings
+from django.conf import global_settings, settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
+from django.test import override_settings
 from rest_framework.test import APIClient
 from whitenoise.middleware import WhiteNoiseMiddleware
 
@@ -69,6 +71,21 @@ ADD_FILES_FROM_FINDERS = WhiteNoiseMiddleware.add_files_from_finders
 def _static_files_indexed_once():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders_once)
+        yield
+
+
+class FastPBKDF2PasswordHasher(PBKDF2PasswordHasher):
+    """Django's PBKDF2 with 1,000 iterations for the passwords and OAuth client secrets tests hash (1,000,000 take
+    0.5-0.75 s each on this machine, and many tests make a user or a client). The hash names its iterations, so a
+    server the tests start (gunicorn, with Django's own hashers) verifies it as any other."""
+
+    iterations = 1000
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    hashers = [f"{__name__}.{FastPBKDF2PasswordHasher.__name__}", *global_settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
         yield
 
 
