@@ -115,11 +115,6 @@ class Class(TypedDict):
     series: NotRequired[ClassSeriesInfo]
 
 
-def annotate_counts(queryset):
-    """`booked_total` (active class bookings), `walk_in_total` (standalone check-ins), `waitlist_total`."""
-    return queryset.annotate(**class_seat_counts())
-
-
 def _recurrence(row) -> ClassRecurrence | None:
     if row["series_id"] is None:
         return None
@@ -165,7 +160,7 @@ class ClassResource(Resource):
     def annotate(self, queryset):
         through = models.ClassOccurrence.instructors.through
         instructor_ids = related_ids(through.objects, "classoccurrence_id", "instructor_id")
-        return annotate_counts(queryset).annotate(instructor_ids=instructor_ids)
+        return queryset.annotate(**class_seat_counts(), instructor_ids=instructor_ids)
 
     def load(self, rows, ctx: PresentContext) -> None:
         """The page's instructors (one query), presented once each."""
