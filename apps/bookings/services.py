@@ -21,7 +21,7 @@ from apps.kernel import clock
 from apps.notifications.services import notify_contacts
 from apps.occupancy.errors import SlotUnavailable
 from apps.occupancy.queries import area_conflicts
-from apps.pricing.services import area_booking_price
+from apps.pricing.services import area_booking_price, default_sport
 from apps.transactions.booking_charges import record_booking_charge, reprice_booking_charge, void_booking_charge
 
 from .choices import (
@@ -261,7 +261,7 @@ def create_area_booking(
             contact=contact,
             start_time=start_time,
             end_time=end_time,
-            sport=sport if sport is not None else (area.sports[0] if len(area.sports or []) == 1 else None),
+            sport=sport if sport is not None else default_sport(area),
             notes=notes,
             source=source,
             external_source=external_source,

@@ -6,7 +6,6 @@ fan-out to the handlers registered with `subscribe` (the webhooks) waits for the
 logged and leaves the stored event in place.
 """
 
-import functools
 import logging
 import os
 import time
@@ -123,5 +122,8 @@ def emit_many(organization, events):
     else:
         DomainEvent.objects.bulk_create(rows)
 
+    def notify_subscribers():
+        _notify_subscribers(rows)
+
     # robust: the events are stored already, so a failing handler must not fail the committed operation
-    transaction.on_commit(functools.partial(_notify_subscribers, rows), robust=True)
+    transaction.on_commit(notify_subscribers, robust=True)

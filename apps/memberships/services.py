@@ -361,12 +361,13 @@ def _collected(charge: Transaction) -> bool:
     return bool(charge.paid_amount) or bool(charge.refunded_amount)
 
 
-def _withdraw_unstarted_renewals(organization, locked: Membership, today: dt.date) -> tuple[list, list]:
-    """A cancellation takes back what a renewal billed ahead: each renewal period that has not started by `today`
-    (never the sale's first period), latest first, on whose charges nothing was collected, is removed and its
-    charges become `void`; `endDate` moves back to the end of the last period kept, and `paymentStatus` follows
-    that period. A period something was paid on is kept, with every period before it (nothing is paid out here).
-    Returns (`transaction.updated` events, the ids of the invoices to refresh)."""
+def _withdraw_unstarted_renewals(organization, locked: Membership, now) -> tuple[list, list]:
+    """A cancellation takes back what a renewal billed ahead: each renewal period that has not started by today
+    on the membership's clock at `now` (never the sale's first period), latest first, on whose charges nothing was
+    collected, is removed and its charges become `void`; `endDate` moves back to the end of the last period kept,
+    and `paymentStatus` follows that period. A period something was paid on is kept, with every period before it
+    (nothing is paid out here). Returns (`transaction.updated` events, the ids of the invoices to refresh)."""
+    today = clock.today(locked.club, organization, now=now)
     periods = list(MembershipPeriod.objects.filter(membership=locked).order_by("start_date"))
     events, invoice_ids, withdrawn = [], [], False
     for period in reversed(periods[1:]):
@@ -405,9 +406,7 @@ def _cancel_now(locked: Membership, reason: str | None, now) -> None:
 def _cancel_with_withdrawal(organization, locked: Membership, reason: str | None, now) -> None:
     """Cancel now: withdraw the periods billed ahead, then `membership.cancelled`, the voided charges'
     `transaction.updated` and their invoices' `invoice.updated`."""
-    events, invoice_ids = _withdraw_unstarted_renewals(
-        organization, locked, clock.today(locked.club, organization, now=now)
-    )
+    events, invoice_ids = _withdraw_unstarted_renewals(organization, locked, now)
     _cancel_now(locked, reason, now)
     emit_many(organization, [_membership_event(organization, "membership.cancelled", locked.pk), *events])
     for invoice_id in invoice_ids:
@@ -432,9 +431,7 @@ def cancel_membership(membership: Membership, *, effective=CancelEffective.IMMED
                 {"effective": ["The membership has no end date, so no period end: cancel it `immediately`."]}
             )
         before = MEMBERSHIP.event_body(organization, locked.pk)
-        events, invoice_ids = _withdraw_unstarted_renewals(
-            organization, locked, clock.today(locked.club, organization, now=now)
-        )
+        events, invoice_ids = _withdraw_unstarted_renewals(organization, locked, now)
         locked.cancel_at = locked.end_date + ONE_DAY
         locked.next_billing_date = None
         if reason is not None:
