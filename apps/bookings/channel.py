@@ -26,12 +26,11 @@ def get_channel_booking(organization, external_source, external_id) -> Booking:
     return booking
 
 
-def _existing(organization, external_source, external_id):
-    return _channel_bookings(organization, external_source, external_id).values_list("pk", flat=True).first()
-
-
-def _duplicate(existing_id):
-    return DuplicateValue("externalId", existing_id, "A booking with this externalSource and externalId exists.")
+def _refuse_existing(organization, external_source, external_id) -> None:
+    """409 DUPLICATE_VALUE naming the booking that already holds this external id."""
+    existing_id = _channel_bookings(organization, external_source, external_id).values_list("pk", flat=True).first()
+    if existing_id:
+        raise DuplicateValue("externalId", existing_id, "A booking with this externalSource and externalId exists.")
 
 
 def _resolve_contact(organization, data, match_emails):
@@ -49,9 +48,7 @@ def create_channel_booking(organization, data: dict, *, match_emails=True) -> Bo
     booking never shows an existing contact's id or name to a caller that may not read contacts.
     """
     external_source, external_id = data["external_source"], data["external_id"]
-    existing_id = _existing(organization, external_source, external_id)
-    if existing_id:
-        raise _duplicate(existing_id)
+    _refuse_existing(organization, external_source, external_id)
     try:
         with transaction.atomic():
             contact = _resolve_contact(organization, data, match_emails)
@@ -85,8 +82,6 @@ def create_channel_booking(organization, data: dict, *, match_emails=True) -> Bo
                 )
     except IntegrityError:
         # A concurrent request created the same external id between our check and insert.
-        existing_id = _existing(organization, external_source, external_id)
-        if existing_id:
-            raise _duplicate(existing_id)
+        _refuse_existing(organization, external_source, external_id)
         raise
     return booking

@@ -27,7 +27,7 @@ from .class_services import (
 )
 from .class_services import lock_occurrence as lock_class
 from .models import Booking, CheckIn
-from .resources import checkin_event_data
+from .resources import CHECK_IN
 
 
 class AlreadyCheckedIn(Conflict):
@@ -38,7 +38,7 @@ class AlreadyCheckedIn(Conflict):
 
 
 def _emit_checkin(organization, checkin):
-    emit(organization, "checkin.created", checkin_event_data(checkin.pk))
+    emit(organization, "checkin.created", lambda: CHECK_IN.event_body(None, checkin.pk))
 
 
 def check_in_booking(*, organization, booking, checked_in_at=None, source="api") -> CheckIn:
@@ -71,12 +71,7 @@ def check_in_booking(*, organization, booking, checked_in_at=None, source="api")
             checked_in_at=at,
         )
         _emit_checkin(organization, checkin)
-        emit(
-            organization,
-            "booking.updated",
-            events.booking_event_data(booking.pk),
-            changed_fields=["status", "checkedIn", "checkedInAt"],
-        )
+        events.emit_booking(booking, "booking.updated", ["status", "checkedIn", "checkedInAt"])
     return checkin
 
 

@@ -206,7 +206,7 @@ def book_into_class(
         if payment:
             booking = apply_payment_report(booking, emit_event=False, **payment)
         booking.class_occurrence = occ
-        emit(organization, "booking.created", events.booking_event_data(booking.pk))
+        events.emit_booking(booking, "booking.created")
         record_booking_charge(organization, booking, f"Class: {occ.name}")
         settle_waitlist_of(occ, getattr(contact, "pk", None), booking=booking)
         if notify_customer and contact is not None:

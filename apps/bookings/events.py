@@ -6,11 +6,11 @@ from apps.organizations.models import Organization
 from .resources import BOOKING
 
 
-def booking_event_data(booking_id):
-    """The Booking as GET returns it, built from the row just written, presented with every scope (webhooks and
-    the event feed redact it to their reader's)."""
-    return lambda: BOOKING.event_body(Organization.objects.get(bookings=booking_id), booking_id)
-
-
 def emit_booking(booking, type_, changed_fields=None):
-    emit(booking.organization_id, type_, booking_event_data(booking.id), changed_fields=changed_fields)
+    """`type_` with the Booking as GET returns it, built from the row just written, presented with every scope
+    (webhooks and the event feed redact it to their reader's)."""
+
+    def build():
+        return BOOKING.event_body(Organization.objects.get(bookings=booking.id), booking.id)
+
+    emit(booking.organization_id, type_, build, changed_fields=changed_fields)

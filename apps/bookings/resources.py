@@ -263,8 +263,3 @@ BOOKING_LOCATION = "/v1/platform/bookings/{pk}"  # where a booking lives, whiche
 def waitlist_event_data(entry_id):
     """The WaitlistEntry for `waitlist.*` events, built from the stored row."""
     return lambda: WAITLIST_ENTRY.event_body(None, entry_id)
-
-
-def checkin_event_data(checkin_id):
-    """The CheckIn for `checkin.created`, built from the stored row."""
-    return lambda: CHECK_IN.event_body(None, checkin_id)
