@@ -128,10 +128,13 @@ def _slots(occurrences) -> list[tuple]:
     return [(o.area_id, o.start_time, o.end_time) for o in occurrences]
 
 
-def _emit_availability_of(occurrence_ids):
-    """availability.changed for occurrences just written (one read of their area and slot)."""
-    rows = ClassOccurrence.objects.filter(id__in=list(occurrence_ids), area_id__isnull=False)
+def _emit_materialized(organization, series, created_ids, removed: int = 0):
+    """The events of the occurrences a series just wrote: class.created, availability.changed (one read of their
+    area and slot), then class.series_changed."""
+    events.emit_class_events(organization, "class.created", created_ids)
+    rows = ClassOccurrence.objects.filter(id__in=list(created_ids), area_id__isnull=False)
     events.emit_availability(rows.values_list("area_id", "start_time", "end_time"))
+    events.emit_series_changed(organization, series.id, created=len(created_ids), removed=removed, status=series.status)
 
 
 def materialize(series, club, *, horizon: dt.datetime | None) -> tuple[list[int], int]:
@@ -225,9 +228,7 @@ def create_class(organization, data: dict):
                 .order_by("start_time", "id")[:CALENDAR_MAX_EVENTS]
             )
             _invite_instructors(organization, list(invited), instructor_ids)
-        events.emit_class_events(organization, "class.created", created_ids)
-        _emit_availability_of(created_ids)
-        events.emit_series_changed(organization, series.id, created=len(created_ids))
+        _emit_materialized(organization, series, created_ids)
         return first, SeriesResult(series.id, created=len(created_ids), created_ids=created_ids)
 
 
@@ -440,11 +441,7 @@ def move_series_end(organization, occurrence, recurrence: dict):
         series.save()
         horizon = window_horizon(series) if series.ends_type == EndsType.NEVER else None
         created_ids, _ = materialize(series, series.club, horizon=horizon)
-        events.emit_class_events(organization, "class.created", created_ids)
-        _emit_availability_of(created_ids)
-        events.emit_series_changed(
-            organization, series.id, created=len(created_ids), removed=removed, status=series.status
-        )
+        _emit_materialized(organization, series, created_ids, removed)
         shown = ClassOccurrence.objects.filter(pk=occurrence.pk).first()
         if shown is None:
             shown = ClassOccurrence.objects.filter(series=series).order_by("-start_time", "-id").first()
@@ -554,9 +551,7 @@ def extend_one(series_id: int, *, days: int | None = None, dry_run: bool = False
             return ExtendResult(series.id, series.organization_id, sum(1 for s in slots if not s.skipped))
         created_ids, _ = materialize(series, series.club, horizon=horizon)
         if created_ids:
-            events.emit_class_events(series.organization, "class.created", created_ids)
-            _emit_availability_of(created_ids)
-            events.emit_series_changed(series.organization, series.id, created=len(created_ids))
+            _emit_materialized(series.organization, series, created_ids)
         return ExtendResult(series.id, series.organization_id, len(created_ids))
 
 
