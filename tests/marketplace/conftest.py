@@ -1,12 +1,16 @@
 import datetime as dt
 import itertools
+import time
+import types
 from zoneinfo import ZoneInfo
 
+import django_ratelimit.core
 import pytest
 from rest_framework.test import APIClient
 
 from apps.bookings.models import Booking
 from apps.clubs.models import Area, AreaType, Club
+from apps.marketplace import freshness
 from apps.organizations.models import Organization
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -18,6 +22,17 @@ EVERY_DAY = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 SOL = (40.4168, -3.7038)
 
 _seq = itertools.count(1)
+
+
+@pytest.fixture
+def one_minute(monkeypatch):
+    """The clocks of the per-address limit windows and of the offer cache's minute stand still, so that a test
+    counting one window's requests, or comparing an answer with the cached one, cannot straddle a window on a
+    loaded machine (where its requests may take longer than the seconds left in the current one)."""
+    now = time.time()
+    frozen = types.SimpleNamespace(time=lambda: now)
+    monkeypatch.setattr(django_ratelimit.core, "time", frozen)
+    monkeypatch.setattr(freshness, "time", frozen)
 
 
 @pytest.fixture

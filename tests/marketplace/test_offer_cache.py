@@ -15,6 +15,8 @@ from apps.pricing.models import PricingRule
 
 from .conftest import OFFERS, book, future_weekday, wall
 
+pytestmark = pytest.mark.usefixtures("one_minute")  # a cached answer is one minute's
+
 
 def search(public, day, **body):
     body = {"location": "Madrid", "date": day.isoformat(), "earliestTime": "09:00", "latestTime": "10:00", **body}

@@ -89,6 +89,7 @@ def test_unserved_paths_and_methods_are_404_not_found(db, public, method, path):
     assert response["Content-Type"] == "application/json"
 
 
+@pytest.mark.usefixtures("one_minute")
 def test_offers_limit_is_30_per_minute_per_address(public, club):
     for i in range(30):
         response = public.post(OFFERS, offer_body() if i % 2 else {"bad": True}, format="json")
@@ -108,6 +109,7 @@ def test_offers_limit_is_30_per_minute_per_address(public, club):
     assert public.get(SEARCH).status_code == 200
 
 
+@pytest.mark.usefixtures("one_minute")
 def test_search_and_profile_share_120_per_minute(public, club):
     for i in range(120):
         response = public.get(PROFILE.format(slug="unknown")) if i % 2 else public.get(SEARCH, {"limit": 1})
@@ -121,6 +123,7 @@ def test_search_and_profile_share_120_per_minute(public, club):
         assert int(refused["Retry-After"]) >= 1
 
 
+@pytest.mark.usefixtures("one_minute")
 def test_a_client_cannot_dodge_the_limit_with_x_forwarded_for(public, club):
     for i in range(30):
         public.post(OFFERS, {}, format="json", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}")
@@ -128,6 +131,7 @@ def test_a_client_cannot_dodge_the_limit_with_x_forwarded_for(public, club):
     assert public.post(OFFERS, {}, format="json", HTTP_X_FORWARDED_FOR="198.51.100.1").status_code == 429
 
 
+@pytest.mark.usefixtures("one_minute")
 def test_behind_a_trusted_proxy_the_forwarded_address_counts(public, club, settings):
     settings.TRUSTED_PROXY_COUNT = 1
     for _ in range(30):
