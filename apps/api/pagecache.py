@@ -10,7 +10,8 @@ limits) runs on every request as before.
 The data version is a counter in the cache that moves after every transaction that wrote anything through Django's
 database connections: an execute wrapper on each connection sees every INSERT, UPDATE, DELETE (or any statement that
 is not a read), so `QuerySet.update()`, bulk inserts, raw SQL and the outbox's events count as much as `save()`.
-The move happens on commit (a rolled-back write moves nothing); a page computed before it is stored under the old
+Only a credential's note of its last use (`writes_no_page_shows()`) is left out: no page shows it. The move
+happens on commit (a rolled-back write moves nothing); a page computed before it is stored under the old
 version and never served again. Within a transaction that has written, pages are neither read nor stored (that
 connection sees rows no other can). A missing counter (flushed, evicted) restarts from the clock in nanoseconds,
 so no old entry can match it again. Writes made outside the application's connections (psql, another program)
@@ -22,6 +23,7 @@ outdated), lists read from a replica (a lagging replica could store an old page 
 unreachable (computed as without it).
 """
 
+import contextlib
 import contextvars
 import hashlib
 import logging
@@ -49,6 +51,7 @@ _uncommitted = threading.local()  # `connections`: this thread's connections ins
 # The data version `respond()` read with the page, while it computes that page: what `data_version()` answers then
 # (a list's total reuses it instead of reading it again, one round trip fewer).
 _version_read = contextvars.ContextVar("api_page_data_version", default=None)
+_unseen_writes = contextvars.ContextVar("api_page_unseen_writes", default=False)
 
 
 def bump() -> None:
@@ -87,11 +90,23 @@ def is_write(sql: str) -> bool:
     return not head.startswith(READ_STATEMENTS)
 
 
+@contextlib.contextmanager
+def writes_no_page_shows():
+    """Writes inside are bookkeeping that no API page shows (a credential's last use, written at most once a minute
+    per credential): they do not move the data version, which would otherwise recompute every stored page of
+    every organization each minute for each credential in use."""
+    token = _unseen_writes.set(True)
+    try:
+        yield
+    finally:
+        _unseen_writes.reset(token)
+
+
 def watch_writes(execute, sql, params, many, context):
     """Execute wrapper: a write moves the version when its transaction commits (at once in autocommit mode). The
     connection object is used, not its alias: the one that creates test databases is in no `connections` entry."""
     result = execute(sql, params, many, context)
-    if is_write(sql):
+    if is_write(sql) and not _unseen_writes.get():
         connection = context["connection"]
         if connection.in_atomic_block:
             _written_connections().add(connection)

@@ -8,6 +8,7 @@ from django.utils import timezone
 from apps.api.authentication import register_resolver
 from apps.api.credentials import Credential
 from apps.api.exceptions import Unauthenticated
+from apps.api.pagecache import writes_no_page_shows
 
 from .models import AccessToken, Grant
 from .resources import platform_resource, token_allowed_at
@@ -39,7 +40,8 @@ def authenticate_oauth_token(token: str, resource: str | None = None) -> Credent
         raise Unauthenticated("The OAuth access token was issued for another resource.")
     grant = access.grant
     if grant.last_used_at is None or now - grant.last_used_at >= LAST_USED_RESOLUTION:
-        Grant.objects.filter(pk=grant.pk).update(last_used_at=now)
+        with writes_no_page_shows():
+            Grant.objects.filter(pk=grant.pk).update(last_used_at=now)
     name = grant.client.name or grant.client.client_id
     return Credential.build("oauth", grant.pk, name, grant.organization, access.scope.split())
 

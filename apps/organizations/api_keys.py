@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.api.authentication import register_resolver
 from apps.api.credentials import Credential
 from apps.api.exceptions import Unauthenticated
+from apps.api.pagecache import writes_no_page_shows
 
 from .models import ApiKey, Organization
 
@@ -85,7 +86,8 @@ def authenticate_api_key(token: str, resource: str | None = None) -> Credential 
     if key is None or not key.matches(token) or key.is_revoked or key.is_expired(now):
         raise Unauthenticated("The API key is unknown, expired or revoked.")
     if key.last_used_at is None or now - key.last_used_at >= LAST_USED_RESOLUTION:
-        ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+        with writes_no_page_shows():
+            ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
     return Credential.build("api_key", key.pk, key.name, key.organization, key.scopes)
 
 

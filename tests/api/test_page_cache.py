@@ -159,3 +159,15 @@ def test_statement_classification(sql, writes):
 def test_no_page_is_kept_without_a_cache_every_process_shares():
     with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
         assert not pagecache.usable(ClassOccurrence)
+
+
+@committing
+def test_a_credential_noting_its_last_use_leaves_the_pages_stored(organization, client_for):
+    make_club(organization)
+    first, second = client_for("*"), client_for("*")
+    first.get(CLASSES)  # stored
+    assert second.get(CLASSES).status_code == 200  # a new key: its first request notes its last use (an UPDATE)
+    assert ApiKey.objects.filter(organization=organization, last_used_at__isnull=True).count() == 0
+    with CaptureQueriesContext(connection) as queries:
+        assert first.get(CLASSES).status_code == 200
+    assert len(queries) == 1, [q["sql"][:80] for q in queries]  # the API key: the stored page held
