@@ -4,7 +4,7 @@ import datetime as dt
 from typing import Annotated, TypedDict
 
 from apps.api.expressions import related_ids
-from apps.api.resources import Describe, PresentContext, Resource
+from apps.api.resources import Describe, PresentContext, Resource, camel_case
 
 from . import models
 from .choices import DocumentAppliesTo, DocumentRequirement, DocumentType, PolicyAppliesTo
@@ -49,55 +49,42 @@ class DocumentRule(TypedDict):
     updatedAt: dt.datetime
 
 
-def _ids(values) -> list[int]:
-    return sorted(values or ())
+def _column(relation: str) -> str:
+    """The id-list column of a many-to-many relation (`area_types` is `area_type_ids`, the body's `areaTypeIds`)."""
+    return relation.removesuffix("s") + "_ids"
 
 
-class BookingPolicyResource(Resource):
+class IdListsResource(Resource):
+    """A shape whose many-to-many `relations` are sorted id lists, each one SQL subquery of the page's query."""
+
+    relations: tuple[str, ...] = ()
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(_column(relation) for relation in self.relations)
+
+    def annotate(self, queryset):
+        lists = {}
+        for relation in self.relations:
+            field = self.model._meta.get_field(relation)
+            through = field.remote_field.through.objects
+            lists[_column(relation)] = related_ids(through, field.m2m_column_name(), field.m2m_reverse_name())
+        return queryset.annotate(**lists)
+
+    def present(self, row: dict, ctx: PresentContext) -> dict:
+        return self.body(row, ctx, **{camel_case(column): sorted(row[column] or ()) for column in self.columns})
+
+
+class BookingPolicyResource(IdListsResource):
     shape = BookingPolicy
     model = models.BookingPolicy
-    columns = ("area_type_ids", "class_type_ids")
-
-    def annotate(self, queryset):
-        area_types = models.BookingPolicy.area_types.through.objects
-        class_types = models.BookingPolicy.class_types.through.objects
-        return queryset.annotate(
-            area_type_ids=related_ids(area_types, "bookingpolicy_id", "areatype_id"),
-            class_type_ids=related_ids(class_types, "bookingpolicy_id", "classtype_id"),
-        )
-
-    def present(self, row: dict, ctx: PresentContext) -> BookingPolicy:
-        return self.body(
-            row,
-            ctx,
-            areaTypeIds=_ids(row["area_type_ids"]),
-            classTypeIds=_ids(row["class_type_ids"]),
-        )
+    relations = ("area_types", "class_types")
 
 
-class DocumentRuleResource(Resource):
+class DocumentRuleResource(IdListsResource):
     shape = DocumentRule
     model = models.DocumentRule
-    columns = ("plan_ids", "class_type_ids", "event_ids")
-
-    def annotate(self, queryset):
-        plans = models.DocumentRule.plans.through.objects
-        class_types = models.DocumentRule.class_types.through.objects
-        events = models.DocumentRule.events.through.objects
-        return queryset.annotate(
-            plan_ids=related_ids(plans, "documentrule_id", "plan_id"),
-            class_type_ids=related_ids(class_types, "documentrule_id", "classtype_id"),
-            event_ids=related_ids(events, "documentrule_id", "event_id"),
-        )
-
-    def present(self, row: dict, ctx: PresentContext) -> DocumentRule:
-        return self.body(
-            row,
-            ctx,
-            planIds=_ids(row["plan_ids"]),
-            classTypeIds=_ids(row["class_type_ids"]),
-            eventIds=_ids(row["event_ids"]),
-        )
+    relations = ("plans", "class_types", "events")
 
 
 BOOKING_POLICY = BookingPolicyResource()
