@@ -4,7 +4,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from apps.api.schema import DELETED, crud_schema_view
+from apps.api.schema import DELETED, ERROR_REF, crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, DestroyResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
@@ -17,7 +17,6 @@ from .serializers import PlanCategoryInputSerializer, PlanInputSerializer, Reven
 LOCALE = OpenApiParameter(
     "locale", str, description="Language code for names and descriptions; falls back to the organization's default."
 )
-ERROR = {"$ref": "#/components/schemas/Error"}
 # Reading the chart of accounts needs any one of these (the spec's any-of rule).
 REVENUE_ACCOUNT_READ = frozenset({"plans:read", "products:read", "transactions:read"})
 
@@ -81,7 +80,7 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
         operation_id="plans_delete",
         summary="Delete a plan",
         description="409 `RESOURCE_IN_USE` while any membership references the plan (retire it instead).",
-        responses={204: DELETED, 409: OpenApiResponse(ERROR, description="RESOURCE_IN_USE")},
+        responses={204: DELETED, 409: OpenApiResponse(ERROR_REF, description="RESOURCE_IN_USE")},
     ),
     retire=extend_schema(
         operation_id="plans_retire",
@@ -89,7 +88,7 @@ class PlanCategoryViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResou
         description="No new sales (`isActive: false`, `retiredAt` set); existing memberships run on. "
         "409 `INVALID_STATE_TRANSITION` when already retired.",
         request=None,
-        responses={200: PLAN.serializer, 409: OpenApiResponse(ERROR, description="INVALID_STATE_TRANSITION")},
+        responses={200: PLAN.serializer, 409: OpenApiResponse(ERROR_REF, description="INVALID_STATE_TRANSITION")},
     ),
 )
 class PlanViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixin, ResourceViewSet):

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from apps.api.ratelimit import BOOKING_WRITES
-from apps.api.schema import crud_schema_view
+from apps.api.schema import ERROR_REF, crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import (
     CreateResourceMixin,
@@ -33,11 +33,10 @@ from .serializers import (
     EventUpdateSerializer,
 )
 
-ERROR = {"$ref": "#/components/schemas/Error"}
 LOCALE = OpenApiParameter(
     "locale", str, description="Language code for names and descriptions; falls back to the organization's default."
 )
-STATE_CONFLICT = OpenApiResponse(ERROR, description="INVALID_STATE_TRANSITION (`details.currentStatus`).")
+STATE_CONFLICT = OpenApiResponse(ERROR_REF, description="INVALID_STATE_TRANSITION (`details.currentStatus`).")
 EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "unpublish", "cancel")
 
 
@@ -63,7 +62,7 @@ EVENT_WRITES = ("create", "partial_update", "destroy", "duplicate", "publish", "
         operation_id="events_delete",
         summary="Delete an event",
         description="409 `RESOURCE_IN_USE` once any booking was made on it (cancel it instead).",
-        responses={204: OpenApiResponse(description="Deleted"), 409: OpenApiResponse(ERROR, "RESOURCE_IN_USE")},
+        responses={204: OpenApiResponse(description="Deleted"), 409: OpenApiResponse(ERROR_REF, "RESOURCE_IN_USE")},
     ),
     duplicate=extend_schema(
         operation_id="events_duplicate",
@@ -150,7 +149,7 @@ class EventViewSet(CreateResourceMixin, UpdateResourceMixin, DestroyResourceMixi
         "ticket's `quantity` is reached), ALREADY_BOOKED (`details.bookingId`), INVALID_STATE_TRANSITION (the event "
         "is not published), CONFLICT (outside the ticket's sales window). Cancel it through "
         "`POST /bookings/{id}/cancel`, which frees the ticket.",
-        responses={201: BOOKING.serializer, 409: OpenApiResponse(ERROR, "Business rule conflict (`code`).")},
+        responses={201: BOOKING.serializer, 409: OpenApiResponse(ERROR_REF, "Business rule conflict (`code`).")},
         tags=["events"],
     ),
 )

@@ -4,7 +4,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from apps.api.schema import crud_schema_view
+from apps.api.schema import ERROR_REF, crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, ResourceViewSet, UpdateResourceMixin, Writes
 
@@ -19,8 +19,7 @@ from .serializers import (
     MembershipUpdateSerializer,
 )
 
-ERROR = {"$ref": "#/components/schemas/Error"}
-TRANSITION_REFUSED = OpenApiResponse(ERROR, description="INVALID_STATE_TRANSITION (`details.currentStatus`)")
+TRANSITION_REFUSED = OpenApiResponse(ERROR_REF, description="INVALID_STATE_TRANSITION (`details.currentStatus`)")
 
 
 def _transition(operation_id, summary, description, request=None):
