@@ -6,6 +6,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
+from django.db import connection
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from django.test import override_settings
 from rest_framework.test import APIClient
@@ -39,6 +40,15 @@ def flush_by_deleting(self, style, tables, *, reset_sequences=False, allow_casca
 
 
 TRUNCATING_FLUSH = PostgresOperations.sql_flush
+
+
+def vacuum_test_tables():
+    """Reclaim the dead rows earlier runs left in a reused test database (`--reuse-db`): the rolled-back tests'
+    inserts and the flushes' deletes. A TRUNCATE used to give the tables new files; without it, and where
+    autovacuum is off (as on this machine), every later scan reads them (the bad-input fingerprints most)."""
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM " + ", ".join(connection.ops.quote_name(t) for t in tables if t not in REFERENCE_TABLES))
 
 
 _FINDER_FILES: dict = {}
@@ -96,6 +106,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         if not Place.objects.exists():
             gazetteer.load_places(Place, PlaceName)
+        vacuum_test_tables()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(PostgresOperations, "sql_flush", flush_by_deleting)
         yield
