@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from apps.api.exceptions import ValidationFailed
 from apps.api.ratelimit import REPORTS
 from apps.api.resources import shape_serializer
-from apps.api.schema import crud_schema_view
+from apps.api.schema import ERROR_REF, crud_schema_view
 from apps.api.scopes import crud_scopes
 from apps.api.views import CreateResourceMixin, ResourceViewSet, Writes
 from apps.clubs.report_period import PERIOD_PARAMETERS, report_period
@@ -17,8 +17,6 @@ from ..filters import TransactionFilterSet
 from ..models import Transaction
 from ..resources import TRANSACTION, TransactionSummary
 from .serializers import ExternalRevenueCreateSerializer, TransactionRefundSerializer
-
-ERROR = {"$ref": "#/components/schemas/Error"}
 
 SUMMARY_PARAMETERS = [
     *PERIOD_PARAMETERS,
@@ -66,7 +64,7 @@ SUMMARY_PARAMETERS = [
         request=TransactionRefundSerializer,
         responses={
             201: TRANSACTION.serializer,
-            409: OpenApiResponse(ERROR, description="NOT_EXTERNAL_REVENUE, REFUND_EXCEEDS_BALANCE"),
+            409: OpenApiResponse(ERROR_REF, description="NOT_EXTERNAL_REVENUE, REFUND_EXCEEDS_BALANCE"),
         },
     ),
 )

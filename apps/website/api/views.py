@@ -11,7 +11,8 @@ from rest_framework.routers import SimpleRouter
 
 from apps.api.exceptions import NotFound, ValidationFailed
 from apps.api.resources import shape_serializer
-from apps.api.schema import crud_schema_view
+from apps.api.schema import ERROR_REF, crud_schema_view
+from apps.api.scopes import crud_scopes
 from apps.api.views import (
     MAX_DB_ID,
     CreateResourceMixin,
@@ -63,7 +64,6 @@ WEBSITE_ID = OpenApiParameter(
     OpenApiParameter.QUERY,
     description="Another website of the organization (default: the default website).",
 )
-ERROR = {"$ref": "#/components/schemas/Error"}
 DELETED = OpenApiResponse(description="Deleted.")
 SECTION = shape_serializer(Section)
 LAYOUT = shape_serializer(WebsiteLayout)
@@ -179,20 +179,20 @@ class WebsiteView(WebsitePartView):
         "Create a draft page",
         "`slug` (unique within the website, else 409 `DUPLICATE_VALUE`) and `title` are required. The website's "
         "first page becomes its homepage. The draft stays unpublished.",
-        responses={201: WEBSITE_PAGE.serializer, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
+        responses={201: WEBSITE_PAGE.serializer, 409: OpenApiResponse(ERROR_REF, description="DUPLICATE_VALUE")},
     ),
     partial_update=_schema(
         "website_pages_update",
         "Update a draft page",
         "`sections`, when sent, replaces the ordered list: send back each read `htmlId` to keep it. "
         "`isHomepage: true` moves the homepage flag to this page.",
-        responses={200: WEBSITE_PAGE.serializer, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
+        responses={200: WEBSITE_PAGE.serializer, 409: OpenApiResponse(ERROR_REF, description="DUPLICATE_VALUE")},
     ),
     destroy=_schema(
         "website_pages_delete",
         "Delete a draft page",
         "Deleting the homepage gets 409 `RESOURCE_IN_USE`.",
-        responses={204: DELETED, 409: OpenApiResponse(ERROR, description="RESOURCE_IN_USE")},
+        responses={204: DELETED, 409: OpenApiResponse(ERROR_REF, description="RESOURCE_IN_USE")},
     ),
 )
 class PageViewSet(
@@ -203,13 +203,7 @@ class PageViewSet(
     resource = WEBSITE_PAGE
     list_resource = WEBSITE_PAGE_SUMMARY
     lookup_url_kwarg = "pageId"
-    required_scopes = {
-        "list": READ,
-        "retrieve": READ,
-        "create": WRITE,
-        "partial_update": WRITE,
-        "destroy": WRITE,
-    }
+    required_scopes = crud_scopes("website", write=("create", "partial_update", "destroy"))
     write_serializer = PageCreateSerializer
     update_serializer = PageUpdateSerializer
     writes = Writes(update=services.update_page, delete=services.delete_page)
@@ -256,7 +250,7 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         "Appends unless `position` (0-based) is given. An unknown `type`, a type not allowed on pages, or a "
         "`config` that fails the type's schema gets 400 naming the field; a taken `htmlId` gets 409 "
         "`DUPLICATE_VALUE`.",
-        responses={201: SECTION, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
+        responses={201: SECTION, 409: OpenApiResponse(ERROR_REF, description="DUPLICATE_VALUE")},
     )
     def create(self, request, pageId):
         section = services.add_section(self.get_page(), self.validated(self.write_serializer))
@@ -266,7 +260,7 @@ class SectionViewSet(WebsiteSelectionMixin, PlatformViewSet):
         "website_page_sections_update",
         "Update a section",
         "`config`, `translations`, `htmlId` and `position`; the objects are replaced whole.",
-        responses={200: SECTION, 409: OpenApiResponse(ERROR, description="DUPLICATE_VALUE")},
+        responses={200: SECTION, 409: OpenApiResponse(ERROR_REF, description="DUPLICATE_VALUE")},
     )
     def partial_update(self, request, pageId, htmlId):
         data = self.validated(self.update_serializer, partial=True)
