@@ -52,15 +52,11 @@ class ApiError(Exception):
 
 
 class ValidationFailed(ApiError):
-    status_code = 400
-    code = "VALIDATION_ERROR"
-
     def __init__(self, fields: dict, message="The request is invalid.", **kwargs):
         super().__init__(message, details={"fields": fields}, **kwargs)
 
 
 class FieldNotWritable(ApiError):
-    status_code = 400
     code = "FIELD_NOT_WRITABLE"
 
     def __init__(self, field: str, message=None):
@@ -68,7 +64,6 @@ class FieldNotWritable(ApiError):
 
 
 class UnknownField(ApiError):
-    status_code = 400
     code = "UNKNOWN_FIELD"
 
     def __init__(self, field: str, message=None):
