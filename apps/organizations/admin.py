@@ -174,16 +174,10 @@ class ApiKeyAdmin(admin.ModelAdmin):
         ("Scopes", {"fields": ["full_access", "scopes"]}),
         ("Expiry", {"fields": ["expires_on"]}),
     ]
-    change_readonly = [
-        "organization",
-        "token_prefix",
-        "scope_list",
-        "status",
-        "expires_at",
-        "created_by",
-        "created_at",
-        "last_used_at",
-        "revoked_at",
+    change_fieldsets = [
+        (None, {"fields": ["organization", "name", "description", "token_prefix"]}),
+        ("Access", {"fields": ["scope_list", "status", "expires_at", "revoked_at"]}),
+        ("History", {"fields": ["created_by", "created_at", "last_used_at"]}),
     ]
 
     # --- querysets and permissions (StaffMembership-based) ---
@@ -225,16 +219,14 @@ class ApiKeyAdmin(admin.ModelAdmin):
     # --- forms: the add form and the (name/description only) change form ---
 
     def get_fieldsets(self, request, obj=None):
-        if obj is None:
-            return self.add_fieldsets
-        return [
-            (None, {"fields": ["organization", "name", "description", "token_prefix"]}),
-            ("Access", {"fields": ["scope_list", "status", "expires_at", "revoked_at"]}),
-            ("History", {"fields": ["created_by", "created_at", "last_used_at"]}),
-        ]
+        return self.add_fieldsets if obj is None else self.change_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else self.change_readonly
+        """After creation every field shown is read-only but those of the change form."""
+        if obj is None:
+            return []
+        editable = ApiKeyChangeForm.Meta.fields
+        return [field for _, options in self.change_fieldsets for field in options["fields"] if field not in editable]
 
     def get_form(self, request, obj=None, **kwargs):
         kwargs["form"] = ApiKeyCreateForm if obj is None else ApiKeyChangeForm
