@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from apps.api.exceptions import ApiError, DuplicateValue, NotFound, ResourceInUse, ValidationFailed
 from apps.domain_events.services import emit
-from apps.kernel import slugs
+from apps.kernel import records, slugs
 
 from . import domains
 from .choices import DomainCheck, PublisherType, SectionPlacement
@@ -104,9 +104,7 @@ def lock_website(website: Website) -> Website:
 def update_website(website: Website, data: dict) -> Website:
     """`name` and `club` take effect at once (no publish)."""
     website = lock_website(website)
-    for name in ("name", "club"):
-        if name in data:
-            setattr(website, name, data[name])
+    records.set_fields(website, data)
     website.save()
     return website
 

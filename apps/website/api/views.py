@@ -279,13 +279,12 @@ class SectionTypeViewSet(WebsiteSelectionMixin, PlatformViewSet):
     queryset = Website.objects.none()
     required_scopes = {"list": READ}
 
-    @extend_schema(
-        operation_id="website_section_types_list",
-        summary="List section types",
-        description="Definitions of section `config` per type: a JSON Schema, the translatable string fields and "
-        "where the type is allowed (`page`, `header`, `footer`).",
+    @_schema(
+        "website_section_types_list",
+        "List section types",
+        "Definitions of section `config` per type: a JSON Schema, the translatable string fields and where the type "
+        "is allowed (`page`, `header`, `footer`).",
         responses={200: SECTION_TYPE(many=True)},
-        tags=TAGS,
     )
     def list(self, request):
         page = self.paginate_queryset([present_section_type(kind) for kind in SECTION_TYPES.values()])

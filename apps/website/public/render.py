@@ -79,9 +79,8 @@ class SiteRenderer:
         return self.default_language, "/".join(parts)
 
     def page_url(self, page: dict, locale: str) -> str:
-        prefix = self.preview_base or ""
         path = page_path(page["slug"], page["isHomepage"], locale, self.default_language)
-        return (prefix + path) if self.preview_base else self.base_url + path
+        return (self.preview_base or self.base_url) + path
 
     def find_page(self, slug: str) -> dict | None:
         for page in self.snapshot["pages"]:
@@ -244,7 +243,7 @@ class SiteRenderer:
         """The public (or preview) address of a site path in `locale`."""
         prefix = "" if locale == self.default_language else f"/{locale}"
         full = prefix + path if path != "/" else (prefix + "/" if prefix else "/")
-        return (self.preview_base + full) if self.preview_base else self.base_url + full
+        return (self.preview_base or self.base_url) + full
 
     def layout_sections(self) -> list[dict]:
         layout = self.snapshot.get("layout") or {}
