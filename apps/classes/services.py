@@ -4,7 +4,7 @@ and extending open-ended series. Views, tasks and commands call these; they rais
 
 import datetime as dt
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
@@ -63,7 +63,6 @@ class SeriesResult:
     recurrence_id: int
     created: int = 0
     removed: int = 0
-    created_ids: list = field(default_factory=list)
 
     def as_dict(self, with_removed=False) -> dict:
         body = {"recurrenceId": self.recurrence_id, "occurrencesCreated": self.created}
@@ -229,7 +228,7 @@ def create_class(organization, data: dict):
             )
             _invite_instructors(organization, list(invited), instructor_ids)
         _emit_materialized(organization, series, created_ids)
-        return first, SeriesResult(series.id, created=len(created_ids), created_ids=created_ids)
+        return first, SeriesResult(series.id, created=len(created_ids))
 
 
 # At most this many VEVENTs in one invitation e-mail (a series' first window never holds more occurrences).
@@ -445,7 +444,7 @@ def move_series_end(organization, occurrence, recurrence: dict):
         shown = ClassOccurrence.objects.filter(pk=occurrence.pk).first()
         if shown is None:
             shown = ClassOccurrence.objects.filter(series=series).order_by("-start_time", "-id").first()
-        return shown, SeriesResult(series.id, created=len(created_ids), removed=removed, created_ids=created_ids)
+        return shown, SeriesResult(series.id, created=len(created_ids), removed=removed)
 
 
 # --- cancel and delete -----------------------------------------------------------------------------------------
