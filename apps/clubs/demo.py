@@ -23,7 +23,6 @@ CLUBS = [
         "latitude": 40.4217,
         "longitude": -3.6819,
         "phone": "+34 910 000 001",
-        "email": "madrid@demo.example",
         "amenities": ["parking", "showers", "cafe", "lockers"],
         "reviews": [(5, "Great courts"), (4, "Friendly staff")],
     },
@@ -37,11 +36,13 @@ CLUBS = [
         "latitude": 41.3809,
         "longitude": 2.1896,
         "phone": "+34 930 000 002",
-        "email": "barcelona@demo.example",
         "amenities": ["showers", "lockers"],
         "reviews": [(5, "Sea views"), (3, "Busy at weekends")],
     },
 ]
+
+# (slug, name, max players); courts take theirs by sport, the studio rooms "studio".
+AREA_TYPES = [("padel-court", "Padel court", 4), ("tennis-court", "Tennis court", 4), ("studio", "Studio", None)]
 
 COURTS = [
     ("Padel 1", "padel", True, "24.00"),
@@ -51,7 +52,8 @@ COURTS = [
 
 WEEKDAYS_ONLY = ("monday", "tuesday", "wednesday", "thursday", "friday")
 
-# The rest of the demo network: (club fields, courts). Fields not given take the defaults of `seed`.
+# The rest of the demo network: (club fields, courts). Fields not given take the defaults of `seed` (the e-mail is
+# the first word of the slug at demo.example).
 NETWORK_CLUBS = [
     (
         {
@@ -64,7 +66,6 @@ NETWORK_CLUBS = [
             "latitude": 39.4625,
             "longitude": -0.3247,
             "phone": "+34 960 000 003",
-            "email": "valencia@demo.example",
             "amenities": ["parking", "showers", "cafe"],
             "sports": ["padel"],
             "opening_hours": {
@@ -91,7 +92,6 @@ NETWORK_CLUBS = [
             "latitude": 37.3826,
             "longitude": -6.0034,
             "phone": "+34 950 000 004",
-            "email": "sevilla@demo.example",
             "amenities": ["showers", "lockers"],
             "sports": ["padel", "tennis"],
             # Closed on Sundays and through the afternoon heat.
@@ -116,7 +116,6 @@ NETWORK_CLUBS = [
             "latitude": 38.6930,
             "longitude": -9.2060,
             "phone": "+351 210 000 005",
-            "email": "lisboa@demo.example",
             "amenities": ["parking", "cafe"],
             "sports": ["padel"],
             "reviews": [(5, "Views of the river")],
@@ -134,7 +133,6 @@ NETWORK_CLUBS = [
             "latitude": 43.2660,
             "longitude": -2.9260,
             "phone": "+34 940 000 006",
-            "email": "bilbao@demo.example",
             "sports": ["padel"],
             "marketplace_listed": False,  # opening soon: not on the marketplace yet
             "reviews": [],
@@ -149,16 +147,13 @@ def seed(organization, ctx: dict) -> None:
     for code, (names, icon, category) in AMENITIES.items():
         Amenity.objects.update_or_create(code=code, defaults={"names": names, "icon": icon, "category": category})
 
-    padel_type, _ = AreaType.objects.get_or_create(
-        organization=organization, slug="padel-court", defaults={"name": "Padel court", "max_players": 4}
-    )
-    tennis_type, _ = AreaType.objects.get_or_create(
-        organization=organization, slug="tennis-court", defaults={"name": "Tennis court", "max_players": 4}
-    )
-    studio_type, _ = AreaType.objects.get_or_create(
-        organization=organization, slug="studio", defaults={"name": "Studio", "max_players": None}
-    )
-    types = {"padel": padel_type, "tennis": tennis_type}
+    area_types = {}
+    for slug, name, max_players in AREA_TYPES:
+        area_types[slug], _ = AreaType.objects.get_or_create(
+            organization=organization, slug=slug, defaults={"name": name, "max_players": max_players}
+        )
+    types = {"padel": area_types["padel-court"], "tennis": area_types["tennis-court"]}
+    studio_type = area_types["studio"]
 
     clubs, courts, rooms = [], [], []
     network = [(spec, COURTS, True) for spec in CLUBS] + [(spec, own, False) for spec, own in NETWORK_CLUBS]
@@ -172,6 +167,7 @@ def seed(organization, ctx: dict) -> None:
             defaults={
                 "country": "ES",
                 "timezone": "Europe/Madrid",
+                "email": f"{slug.split('-')[0]}@demo.example",
                 "website": f"https://{slug}.demo.example",
                 "logo": f"https://images.demo.example/{slug}/logo.png",
                 "images": [f"https://images.demo.example/{slug}/front.jpg"],
@@ -216,4 +212,4 @@ def seed(organization, ctx: dict) -> None:
     ctx["clubs"] = clubs
     ctx["courts"] = courts
     ctx["rooms"] = rooms
-    ctx["area_types"] = {t.slug: t for t in (padel_type, tennis_type, studio_type)}
+    ctx["area_types"] = area_types

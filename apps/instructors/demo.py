@@ -40,15 +40,6 @@ INSTRUCTORS = [
 ]
 
 
-def _first_club(organization, ctx):
-    clubs = ctx.get("clubs")
-    if isinstance(clubs, dict):
-        clubs = list(clubs.values())
-    if clubs:
-        return clubs[0]
-    return Club.objects.filter(organization=organization).order_by("id").first()
-
-
 def seed(organization, ctx: dict) -> None:
     """Idempotent. Puts `ctx["instructors"]` ([Instructor]), `ctx["instructor_types"]` ({name: type}),
     `ctx["pay_rate_policy"]`, `ctx["class_types"]` ({slug: ClassType}) and `ctx["progression_tracks"]`."""
@@ -60,7 +51,7 @@ def seed(organization, ctx: dict) -> None:
     policy, _ = PayRatePolicy.objects.get_or_create(
         organization=organization, name="Standard hourly", defaults={"rate_type": RateType.HOURLY, "amount": "25.00"}
     )
-    club = _first_club(organization, ctx)
+    club = (ctx.get("clubs") or [None])[0] or Club.objects.filter(organization=organization).order_by("id").first()
     instructors = []
     for spec in INSTRUCTORS:
         contact_fields = spec["contact"]
