@@ -29,8 +29,7 @@ def seed(organization, ctx: dict) -> None:
         categories[name], _ = ProductCategory.objects.get_or_create(
             organization=organization, name=name, defaults=fields
         )
-    clubs = ctx.get("clubs") or []
-    club = clubs[0] if clubs else None
+    club = (ctx.get("clubs") or [None])[0]
     products = {}
     for sku, (category, name, price, stock) in PRODUCTS.items():
         products[sku], _ = Product.objects.get_or_create(
