@@ -22,6 +22,7 @@ LOCALE_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 TEXT = {"type": "string", "maxLength": 200}
 LONG_TEXT = {"type": "string", "maxLength": 2000}
 URL = {"type": "string", "maxLength": 2048, "pattern": r"^(https?://|/|#|mailto:|tel:)\S*$"}
+ID_OR_NULL = {"type": ["integer", "null"], "minimum": 1}
 IDS = {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 100, "uniqueItems": True}
 LINKS = {
     "type": "array",
@@ -92,7 +93,7 @@ SECTION_TYPES = {
             _object(
                 {
                     "heading": TEXT,
-                    "clubId": {"type": ["integer", "null"], "minimum": 1},
+                    "clubId": ID_OR_NULL,
                     "days": {"type": "integer", "minimum": 1, "maximum": 14},
                     "classTypeIds": IDS,
                 }
@@ -104,13 +105,7 @@ SECTION_TYPES = {
             "Events",
             "The organization's published, public upcoming events with their ticket prices (live data), soonest "
             "first; `clubId` keeps one club's.",
-            _object(
-                {
-                    "heading": TEXT,
-                    "clubId": {"type": ["integer", "null"], "minimum": 1},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 50},
-                }
-            ),
+            _object({"heading": TEXT, "clubId": ID_OR_NULL, "limit": {"type": "integer", "minimum": 1, "maximum": 50}}),
             ("heading",),
         ),
         SectionType(
@@ -132,14 +127,7 @@ SECTION_TYPES = {
             "contact",
             "Contact",
             "The club's address and phone, and optionally one of the organization's forms.",
-            _object(
-                {
-                    "heading": TEXT,
-                    "clubId": {"type": ["integer", "null"], "minimum": 1},
-                    "formId": {"type": ["integer", "null"], "minimum": 1},
-                    "showAddress": {"type": "boolean"},
-                }
-            ),
+            _object({"heading": TEXT, "clubId": ID_OR_NULL, "formId": ID_OR_NULL, "showAddress": {"type": "boolean"}}),
             ("heading",),
         ),
         SectionType(
