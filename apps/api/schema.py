@@ -146,9 +146,7 @@ class PlatformAutoSchema(AutoSchema):
             # Any one of several scopes: the same list, in the same order, as the security requirement's
             # `platformOAuth` alternatives (naming only the first would tell a client too little).
             operation["x-required-scope"] = sorted_any_of(scope)
-        bucket = None
-        if hasattr(self.view, "rate_buckets"):
-            bucket = self.view.rate_buckets.get(self._platform_action())
+        bucket = getattr(self.view, "rate_buckets", {}).get(self._platform_action())
         operation["x-rate-limit-bucket"] = ["general"] + ([bucket] if bucket else [])
         responses = operation.setdefault("responses", {})
         responses.setdefault("400", _json(ERROR_REF, "Invalid request"))
@@ -230,8 +228,7 @@ def crud_schema_view(
             "destroy": f"Delete {_indefinite(str(model_meta.verbose_name))}",
         }
         for action, arguments in standard.items():
-            if action in derived:
-                arguments["summary"] = derived[action]
+            arguments["summary"] = derived[action]
             for name, per_action in (("parameters", parameters), ("summary", summaries), ("description", descriptions)):
                 if per_action and action in per_action:
                     arguments[name] = per_action[action]
