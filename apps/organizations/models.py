@@ -14,8 +14,6 @@ from apps.kernel import money
 
 from .choices import API_LOCKED_PLANS, OrganizationStatus, Plan, StaffRole
 
-MANAGE_SETTINGS_PERMISSION = "settings.manage.organization"
-
 
 class Organization(models.Model):
     """A gym or sports club business: the tenant every Platform API credential belongs to."""
