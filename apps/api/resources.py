@@ -13,7 +13,8 @@ A `Resource` says, in one place, everything a body of that shape needs:
   returns `self.body(row, ctx, key=value, ...)`, which keeps the shape's key order and copies the others.
 
 `PlatformViewSet` serves list and retrieve from it; services and other resources call `fetch`/`get_many` to
-present rows they wrote. A resource is declared once per shape and kept as a module-level instance.
+present rows they wrote. A resource is declared once per shape and kept as a module-level instance;
+`Resource(Shape, Model)` is one that computes nothing (every key is a column).
 
 Type mapping (`shape_serializer`): `int`, `str`, `float`, `bool`, `datetime`, `date`, `dict` (free-form object),
 `list[X]`, `X | None` (nullable), `Literal[...]` or a `Choices` class (enum), a nested `TypedDict` (its own
@@ -147,6 +148,13 @@ class Resource:
     model: ClassVar[type[Model]]
     columns: ClassVar[tuple[str, ...]] = ()  # what `present` reads besides the shape keys' own model fields
     translated: ClassVar[tuple[str, ...]] = ()  # keys in the request's language (the `translations` column)
+
+    def __init__(self, shape: type | None = None, model: type[Model] | None = None):
+        """`Resource(Shape, Model)`: a resource whose every key is its model field of the same name (no subclass)."""
+        if shape is not None:
+            self.shape = shape
+        if model is not None:
+            self.model = model
 
     def annotate(self, queryset: QuerySet) -> QuerySet:
         """Annotations the columns name (counts, id lists): SQL subqueries, never per-row queries."""

@@ -145,11 +145,6 @@ class AreaType(TypedDict):
     updatedAt: dt.datetime
 
 
-class AreaTypeResource(Resource):
-    shape = AreaType
-    model = models.AreaType
-
-
 class AreaTypeRef(TypedDict):
     id: int
     name: str
@@ -186,5 +181,5 @@ class AreaResource(Resource):
 
 
 CLUB = ClubResource()
-AREA_TYPE = AreaTypeResource()
+AREA_TYPE = Resource(AreaType, models.AreaType)
 AREA = AreaResource()

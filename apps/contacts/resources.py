@@ -83,25 +83,15 @@ class PipelineStage(TypedDict):
     isDefault: bool
 
 
-class PipelineStageResource(Resource):
-    shape = PipelineStage
-    model = models.PipelineStage
-
-
 class ContactSource(TypedDict):
     id: int
     name: str
     isActive: bool
 
 
-class ContactSourceResource(Resource):
-    shape = ContactSource
-    model = models.ContactSource
-
-
 CONTACT = ContactResource()
-PIPELINE_STAGE = PipelineStageResource()
-CONTACT_SOURCE = ContactSourceResource()
+PIPELINE_STAGE = Resource(PipelineStage, models.PipelineStage)
+CONTACT_SOURCE = Resource(ContactSource, models.ContactSource)
 
 
 def present_contact(contact_id: int) -> Contact:

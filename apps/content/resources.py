@@ -95,10 +95,5 @@ class ContentItemResource(Resource):
         )
 
 
-class MediaItemResource(Resource):
-    shape = MediaItem
-    model = models.MediaItem
-
-
 CONTENT_ITEM = ContentItemResource()
-MEDIA_ITEM = MediaItemResource()
+MEDIA_ITEM = Resource(MediaItem, models.MediaItem)

@@ -107,17 +107,7 @@ class InstructorResource(InstructorSummaryResource):
         )
 
 
-class InstructorTypeResource(Resource):
-    shape = InstructorType
-    model = models.InstructorType
-
-
-class PayRatePolicyResource(Resource):
-    shape = PayRatePolicy
-    model = models.PayRatePolicy
-
-
 INSTRUCTOR_SUMMARY = InstructorSummaryResource()
 INSTRUCTOR = InstructorResource()
-INSTRUCTOR_TYPE = InstructorTypeResource()
-PAY_RATE_POLICY = PayRatePolicyResource()
+INSTRUCTOR_TYPE = Resource(InstructorType, models.InstructorType)
+PAY_RATE_POLICY = Resource(PayRatePolicy, models.PayRatePolicy)

@@ -54,11 +54,6 @@ class Message(TypedDict):
     updatedAt: dt.datetime
 
 
-class TemplateResource(Resource):
-    shape = Template
-    model = models.MessageTemplate
-
-
 class MessageResource(Resource):
     shape = Message
     model = models.Message
@@ -86,5 +81,5 @@ class MessageResource(Resource):
         )
 
 
-TEMPLATE = TemplateResource()
+TEMPLATE = Resource(Template, models.MessageTemplate)
 MESSAGE = MessageResource()

@@ -33,13 +33,8 @@ class ClubReview(TypedDict):
     createdAt: dt.datetime
 
 
-class ClubReviewResource(Resource):
-    shape = ClubReview
-    model = models.ClubReview
-    # every key is a model field of the same name in snake case: no `columns`, no `present()`
-
-
-CLUB_REVIEW = ClubReviewResource()
+# Every key is a model field of the same name in snake case: no subclass, no `columns`, no `present()`.
+CLUB_REVIEW = Resource(ClubReview, models.ClubReview)
 
 
 class ClubReviewFilterSet(PlatformFilterSet):
