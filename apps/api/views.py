@@ -44,7 +44,7 @@ from apps.kernel import db_routing, records
 from . import bodylimit, idempotency, pagecache, ratelimit
 from .client_address import client_address
 from .credentials import Credential
-from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed
+from .exceptions import ApiError, NotFound, RateLimited, ValidationFailed, error_body
 from .middleware import json_response
 from .parsers import NUL_MESSAGE
 from .resources import PresentContext, Resource
@@ -410,6 +410,4 @@ class ResourceViewSet(ListResourceMixin, RetrieveResourceMixin, PlatformViewSet)
 @csrf_exempt
 def not_found(request, *args, **kwargs):
     """Any path under /v1/ that no route serves, whatever the method."""
-    return json_response(
-        {"error": "Not Found", "message": "No route serves this path.", "code": "NOT_FOUND"}, 404, request
-    )
+    return json_response(error_body(404, "NOT_FOUND", "No route serves this path."), 404, request)
