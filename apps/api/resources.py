@@ -149,12 +149,15 @@ class Resource:
     columns: ClassVar[tuple[str, ...]] = ()  # what `present` reads besides the shape keys' own model fields
     translated: ClassVar[tuple[str, ...]] = ()  # keys in the request's language (the `translations` column)
 
-    def __init__(self, shape: type | None = None, model: type[Model] | None = None):
-        """`Resource(Shape, Model)`: a resource whose every key is its model field of the same name (no subclass)."""
+    def __init__(self, shape: type | None = None, model: type[Model] | None = None, translated: tuple[str, ...] = ()):
+        """`Resource(Shape, Model)`: a resource whose every key is its model field of the same name, or the key
+        resolved in the request's language when `translated` names it (no subclass)."""
         if shape is not None:
             self.shape = shape
         if model is not None:
             self.model = model
+        if translated:
+            self.translated = translated
 
     def annotate(self, queryset: QuerySet) -> QuerySet:
         """Annotations the columns name (counts, id lists): SQL subqueries, never per-row queries."""

@@ -47,12 +47,6 @@ class Product(TypedDict):
     updatedAt: dt.datetime
 
 
-class ProductCategoryResource(Resource):
-    shape = ProductCategory
-    model = models.ProductCategory
-    translated = ("name", "description")
-
-
 class ProductResource(Resource):
     shape = Product
     model = models.Product
@@ -63,5 +57,5 @@ class ProductResource(Resource):
         return self.body(row, ctx, category=ctx.translated_ref(row, "category"))
 
 
-PRODUCT_CATEGORY = ProductCategoryResource()
+PRODUCT_CATEGORY = Resource(ProductCategory, models.ProductCategory, translated=("name", "description"))
 PRODUCT = ProductResource()
