@@ -95,6 +95,7 @@ class PlatformViewMixin:
     throttle_classes = [ratelimit.BucketThrottle]
     idempotent_request = None  # the claimed Idempotency-Key of this POST, if it sent one
     replica_read_actions = frozenset({"list"})  # besides the reports: see reads_from_replica()
+    created_location: str | None = None  # a created row's `Location` when not under this path: "/v1/x/{pk}"
 
     @property
     def organization(self):
@@ -113,6 +114,16 @@ class PlatformViewMixin:
 
     def present_context(self) -> PresentContext:
         return PresentContext.for_request(self.request)
+
+    def created(self, data, obj: Model | None = None, location: str | None = None) -> Response:
+        response = Response(data, status=201)
+        if location is None and obj is not None and self.created_location:
+            location = self.created_location.format(pk=obj.pk)
+        elif location is None and obj is not None:
+            location = f"{self.request.path.rstrip('/')}/{obj.pk}"
+        if location:
+            response["Location"] = location
+        return response
 
     def current_action(self):
         return getattr(self, "action", None) or self.request.method.lower()
@@ -248,7 +259,6 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
     lookup_value_regex = r"[0-9]+"
     resource: Resource | None = None
     filterset_class = None
-    created_location: str | None = None  # a created row's `Location` when not under this path: "/v1/x/{pk}"
 
     def get_serializer_class(self):
         """The documented body of the resource (OpenAPI); bodies themselves are presented by the resource."""
@@ -270,16 +280,6 @@ class PlatformViewSet(OrganizationScopedMixin, PlatformViewMixin, viewsets.Gener
         """The resource body of the row the path names (by `lookup_field`, `pk` or `slug`)."""
         value = self.kwargs[self.lookup_url_kwarg or self.lookup_field]
         return self.resource.get(self.get_queryset(), value, self.present_context(), field=self.lookup_field)
-
-    def created(self, data, obj: Model | None = None, location: str | None = None) -> Response:
-        response = Response(data, status=201)
-        if location is None and obj is not None and self.created_location:
-            location = self.created_location.format(pk=obj.pk)
-        elif location is None and obj is not None:
-            location = f"{self.request.path.rstrip('/')}/{obj.pk}"
-        if location:
-            response["Location"] = location
-        return response
 
 
 class ParentPathMixin:

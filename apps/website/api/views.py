@@ -363,9 +363,7 @@ class PublishView(WebsiteSelectionMixin, PlatformAPIView):
             website, note=data.get("note") or None, published_by=services.publisher_of(self.credential)
         )
         body = RELEASE.get(Release.objects.filter(website=website), release.pk, self.present_context())
-        response = Response(body, status=201)
-        response["Location"] = f"/v1/platform/website/releases/{release.version}"
-        return response
+        return self.created(body, location=f"/v1/platform/website/releases/{release.version}")
 
 
 @crud_schema_view("website_releases", tags=TAGS, descriptions={"list": "The publish history, newest first."})
