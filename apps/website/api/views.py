@@ -95,9 +95,7 @@ class WebsiteSelectionMixin:
             raw = (self.request.query_params.get("websiteId") or "").strip()
             websites = Website.objects.filter(organization=self.organization)
             if not raw:
-                self._selected = websites.filter(is_default=True).first() or services.ensure_default_website(
-                    self.organization
-                )
+                self._selected = services.ensure_default_website(self.organization)
             else:
                 if not raw.isdigit():
                     raise ValidationFailed({"websiteId": ["Must be an integer."]})
