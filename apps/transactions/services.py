@@ -11,7 +11,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import Conflict, ValidationFailed
-from apps.api.resources import PresentContext
 from apps.billing.revenue_accounts import default_account
 from apps.domain_events.services import emit_many
 from apps.kernel.money import currency_exponent, round_money
@@ -37,11 +36,8 @@ def rounded_amount(organization, value: Decimal, field: str = "amount") -> Decim
     return amount
 
 
-def payload(organization, pk) -> dict:
-    """The event body of transaction `pk`: the API's Transaction, presented for an event (every scope)."""
-    return TRANSACTION.get(
-        Transaction.objects.filter(organization=organization), pk, PresentContext.for_event(organization)
-    )
+# The event body of a transaction: the API's Transaction, presented for an event (every scope).
+payload = TRANSACTION.event_body
 
 
 @transaction.atomic
