@@ -44,7 +44,9 @@ def find_active_by_email(organization, email, exclude_id=None):
 
 def _check_email_free(organization, email, exclude_id=None, reveal_existing_id=True):
     """409 DUPLICATE_VALUE when another active contact holds `email`; its id in `existingId` only when
-    `reveal_existing_id` (the caller holds `contacts:read`)."""
+    `reveal_existing_id` (the caller holds `contacts:read`). Takes the e-mail's lock first (`_lock_email`), so the
+    answer holds until the caller's transaction ends."""
+    _lock_email(organization, email)
     existing = find_active_by_email(organization, email, exclude_id)
     if existing:
         existing_id = existing.id if reveal_existing_id else None
@@ -54,7 +56,6 @@ def _check_email_free(organization, email, exclude_id=None, reveal_existing_id=T
 def create_contact(organization, *, reveal_existing_id=True, **fields) -> Contact:
     """Create a contact; an e-mail used by another active contact is a 409 DUPLICATE_VALUE."""
     with transaction.atomic():
-        _lock_email(organization, fields.get("email"))
         _check_email_free(organization, fields.get("email"), reveal_existing_id=reveal_existing_id)
         contact = Contact.objects.create(organization=organization, status=ContactStatus.ACTIVE, **fields)
         emit(organization, "contact.created", _event_data(contact.id))
@@ -93,7 +94,6 @@ def update_contact(contact, *, reveal_existing_id=True, **fields) -> Contact:
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
         if "email" in fields and fields["email"] and contact.status == ContactStatus.ACTIVE:
             if (fields["email"] or "").lower() != (contact.email or "").lower():
-                _lock_email(contact.organization, fields["email"])
                 _check_email_free(
                     contact.organization, fields["email"], exclude_id=contact.pk, reveal_existing_id=reveal_existing_id
                 )
@@ -142,7 +142,6 @@ def restore_contact(contact, *, reveal_existing_id=True) -> Contact:
         contact = Contact.objects.select_for_update().get(pk=contact.pk)
         if contact.status != ContactStatus.ARCHIVED:
             raise InvalidStateTransition(contact.status)
-        _lock_email(contact.organization, contact.email)
         _check_email_free(
             contact.organization, contact.email, exclude_id=contact.pk, reveal_existing_id=reveal_existing_id
         )
