@@ -13,7 +13,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api.exceptions import DuplicateValue
-from apps.api.resources import PresentContext
 from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel import slugs
 from apps.kernel.records import set_fields
@@ -25,11 +24,6 @@ from .resources import CONTENT_ITEM
 from .text import SLUG_MAX_LENGTH
 
 SLUG_TAKEN = "Another content item of this type has this slug."
-
-
-def present_content_item(item_id: int, organization) -> dict:
-    """The item's body as `GET /content-items/{id}` returns it, for event payloads and change detection."""
-    return CONTENT_ITEM.get(ContentItem.objects.all(), item_id, PresentContext(organization=organization))
 
 
 def is_staff_member(organization, user_id) -> bool:
@@ -84,7 +78,7 @@ def create_content_item(organization, data: dict, *, author_id: int | None = Non
     item.slug = slug or ""
     _publish_date(item)
     _save(item, slug_given=bool(slug), creating=True)
-    emit(organization, "content_item.created", lambda: present_content_item(item.pk, organization))
+    emit(organization, "content_item.created", lambda: CONTENT_ITEM.event_body(organization, item.pk))
     return item
 
 
@@ -95,11 +89,11 @@ def update_content_item(item: ContentItem, data: dict) -> ContentItem:
     changed."""
     organization = item.organization
     locked = ContentItem.objects.select_for_update().get(pk=item.pk)
-    before = present_content_item(locked.pk, organization)
+    before = CONTENT_ITEM.event_body(organization, locked.pk)
     set_fields(locked, data)
     _publish_date(locked)
     _save(locked, slug_given=True, creating=False)
-    after = present_content_item(locked.pk, organization)
+    after = CONTENT_ITEM.event_body(organization, locked.pk)
     emit_if_changed(organization, "content_item.updated", before, after)
     return locked
 
@@ -110,6 +104,6 @@ def delete_content_item(item: ContentItem) -> None:
     locked = ContentItem.objects.select_for_update().filter(pk=item.pk).first()
     if locked is None:
         return
-    data = present_content_item(locked.pk, organization)
+    data = CONTENT_ITEM.event_body(organization, locked.pk)
     locked.delete()
     emit(organization, "content_item.deleted", data)

@@ -8,7 +8,6 @@ Form body (no answers). Storing answers records no event: a submission changes n
 from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue
-from apps.api.resources import PresentContext
 from apps.domain_events.services import emit, emit_if_changed
 from apps.kernel import slugs
 
@@ -17,11 +16,6 @@ from .questions import merge_questions
 from .resources import FORM
 
 SLUG_MAX = 100
-
-
-def present_form(form_id: int, organization) -> dict:
-    """The form's body as `GET /forms/{id}` returns it (no locale), for event payloads and change detection."""
-    return FORM.get(Form.objects.all(), form_id, PresentContext(organization=organization))
 
 
 def _slug_taken(holder) -> None:
@@ -56,7 +50,7 @@ def create_form(organization, data: dict) -> Form:
         next_question_id=next_id,
     )
     _save(form, derive=not data.get("slug"))
-    emit(organization, "form.created", lambda: present_form(form.pk, organization))
+    emit(organization, "form.created", lambda: FORM.event_body(organization, form.pk))
     return form
 
 
@@ -66,7 +60,7 @@ def update_form(form: Form, data: dict) -> Form:
     stored are kept whatever happens to their question. Emits `form.updated` with the changed fields."""
     organization = form.organization
     locked = Form.objects.select_for_update().get(pk=form.pk)
-    before = present_form(locked.pk, organization)
+    before = FORM.event_body(organization, locked.pk)
     slug_changed = "slug" in data and data["slug"] != locked.slug
     if slug_changed:
         locked.slug = data["slug"]
@@ -78,7 +72,7 @@ def update_form(form: Form, data: dict) -> Form:
             locked.questions, data["questions"], locked.next_question_id
         )
     _save(locked, derive=False, check=slug_changed)
-    after = present_form(locked.pk, organization)
+    after = FORM.event_body(organization, locked.pk)
     emit_if_changed(organization, "form.updated", before, after)
     return locked
 
