@@ -8,7 +8,6 @@ contact who teaches, nothing more.
 from django.db import transaction
 
 from apps.api.exceptions import DuplicateValue
-from apps.api.resources import PresentContext
 from apps.clubs.choices import DayOfWeek
 from apps.contacts import services as contact_services
 from apps.contacts.models import Contact
@@ -32,11 +31,6 @@ def normalize_availability(slots: list[dict]) -> list[dict]:
     ]
     days = DayOfWeek.values
     return sorted(cleaned, key=lambda s: (days.index(s["dayOfWeek"]), s["startTime"], s["endTime"]))
-
-
-def present_instructor(instructor_id: int) -> dict:
-    """The stored instructor's body (as the instructors endpoints return it): change detection and event data."""
-    return INSTRUCTOR.get(Instructor.objects.all(), instructor_id, PresentContext(organization=None))
 
 
 def _create_contact(organization, data: dict, reveal_existing_id: bool) -> Contact:
@@ -73,21 +67,19 @@ def create_instructor(organization, data: dict, *, reveal_existing_contact_id=Tr
     if "weekly_availability" in data:
         data["weekly_availability"] = normalize_availability(data["weekly_availability"])
     instructor = Instructor.objects.create(organization=organization, contact=contact, **data)
-    emit(organization, "instructor.created", lambda: present_instructor(instructor.pk))
+    emit(organization, "instructor.created", lambda: INSTRUCTOR.event_body(organization, instructor.pk))
     return instructor
 
 
 @transaction.atomic
 def update_instructor(instructor: Instructor, data: dict) -> Instructor:
     """Partial update; `weekly_availability` replaces the whole list. Emits `instructor.updated` on a change."""
-    before = present_instructor(instructor.pk)
+    before = INSTRUCTOR.event_body(instructor.organization_id, instructor.pk)
     data = dict(data)
     if "weekly_availability" in data:
         data["weekly_availability"] = normalize_availability(data["weekly_availability"])
     set_fields(instructor, data)
     instructor.save()
-    after = present_instructor(instructor.pk)
-    emit_if_changed(
-        instructor.organization_id, "instructor.updated", before, after, lambda: present_instructor(instructor.pk)
-    )
+    after = INSTRUCTOR.event_body(instructor.organization_id, instructor.pk)
+    emit_if_changed(instructor.organization_id, "instructor.updated", before, after)
     return instructor
