@@ -92,8 +92,3 @@ class ContactSource(TypedDict):
 CONTACT = ContactResource()
 PIPELINE_STAGE = Resource(PipelineStage, models.PipelineStage)
 CONTACT_SOURCE = Resource(ContactSource, models.ContactSource)
-
-
-def present_contact(contact_id: int) -> Contact:
-    """The stored contact's body (contacts need nothing from the request to be presented)."""
-    return CONTACT.get(models.Contact.objects.all(), contact_id, PresentContext(organization=None))

@@ -12,15 +12,10 @@ from apps.domain_events.services import emit
 
 from .choices import ContactStatus
 from .models import Contact
-from .resources import present_contact
+from .resources import CONTACT
 from .signals import contact_archived
 
 RELATIONS = ("pipeline_stage", "source")  # written as objects, compared and named (`sourceId`) by their ids
-
-
-def _event_data(contact_id):
-    """The Contact as GET returns it, built from the row just written."""
-    return lambda: present_contact(contact_id)
 
 
 def _lock_email(organization, email):
@@ -58,7 +53,7 @@ def create_contact(organization, *, reveal_existing_id=True, **fields) -> Contac
     with transaction.atomic():
         _check_email_free(organization, fields.get("email"), reveal_existing_id=reveal_existing_id)
         contact = Contact.objects.create(organization=organization, status=ContactStatus.ACTIVE, **fields)
-        emit(organization, "contact.created", _event_data(contact.id))
+        emit(organization, "contact.created", lambda: CONTACT.event_body(organization, contact.id))
     return contact
 
 
@@ -83,7 +78,7 @@ def find_or_create_contact(
             email=email,
             phone=phone,
         )
-        emit(organization, "contact.created", _event_data(contact.id))
+        emit(organization, "contact.created", lambda: CONTACT.event_body(organization, contact.id))
     return contact
 
 
@@ -109,7 +104,7 @@ def update_contact(contact, *, reveal_existing_id=True, **fields) -> Contact:
             emit(
                 contact.organization,
                 "contact.updated",
-                _event_data(contact.id),
+                lambda: CONTACT.event_body(contact.organization, contact.id),
                 changed_fields=[camel_case(n) + ("Id" if n in RELATIONS else "") for n in changed],
             )
     return contact
@@ -132,7 +127,7 @@ def archive_contact(contact, *, reason=None) -> Contact:
         contact.save(update_fields=["status", "archived_at", "updated_at"])
 
         contact_archived.send(sender=Contact, contact=contact, reason=reason, now=now)
-        emit(contact.organization, "contact.archived", _event_data(contact.id))
+        emit(contact.organization, "contact.archived", lambda: CONTACT.event_body(contact.organization, contact.id))
     return contact
 
 
@@ -148,5 +143,5 @@ def restore_contact(contact, *, reveal_existing_id=True) -> Contact:
         contact.status = ContactStatus.ACTIVE
         contact.archived_at = None
         contact.save(update_fields=["status", "archived_at", "updated_at"])
-        emit(contact.organization, "contact.restored", _event_data(contact.id))
+        emit(contact.organization, "contact.restored", lambda: CONTACT.event_body(contact.organization, contact.id))
     return contact
