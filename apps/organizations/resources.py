@@ -10,19 +10,11 @@ from .choices import CredentialType
 
 CardName = Annotated[str, FieldOptions(max_length=services.BOOKING_CARD_NAME_MAX)]
 
-# `class` is a keyword, so this shape is spelled the functional way.
-BookingCardNames = TypedDict(
-    "BookingCardNames", {"area": CardName, "class": CardName, "instructor": CardName, "event": CardName}
-)
+# `class` is a keyword, so these shapes are spelled the functional way, one key per booking card.
+BookingCardNames = TypedDict("BookingCardNames", {key: CardName for key in services.BOOKING_CARD_KEYS})
 # The same keys in a PATCH body, each optional: an omitted key shows its default name.
 BookingCardNamesUpdate = TypedDict(
-    "BookingCardNamesUpdate",
-    {
-        "area": NotRequired[CardName],
-        "class": NotRequired[CardName],
-        "instructor": NotRequired[CardName],
-        "event": NotRequired[CardName],
-    },
+    "BookingCardNamesUpdate", {key: NotRequired[CardName] for key in services.BOOKING_CARD_KEYS}
 )
 
 

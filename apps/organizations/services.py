@@ -142,8 +142,8 @@ def upsert_organization(slug: str, **fields) -> tuple[Organization, bool]:
 
 # --- organization settings through the Platform API ---
 
-BOOKING_CARD_KEYS = ("area", "class", "instructor", "event")
 DEFAULT_BOOKING_CARD_NAMES = {"area": "Area", "class": "Class", "instructor": "Instructor", "event": "Event"}
+BOOKING_CARD_KEYS = tuple(DEFAULT_BOOKING_CARD_NAMES)
 BOOKING_CARD_NAME_MAX = 60
 
 
