@@ -132,21 +132,26 @@ def _has_uncommitted_writes() -> bool:
     return bool(connections)
 
 
-def usable(model) -> bool:
-    """Whether pages of `model` may be served from or stored in the cache for this request: only with a cache all
-    processes share (Redis), since the version a write moves must be the one every process reads."""
+def versioned(model) -> bool:
+    """Whether the data version can vouch for results about `model` computed in this request: only with a cache all
+    processes share (Redis), since the version a write moves must be the one every process reads, on the primary,
+    and with no write of this request still uncommitted."""
     return (
-        settings.API_PAGE_CACHE_SECONDS > 0
-        and isinstance(caches["default"], RedisCache)
+        isinstance(caches["default"], RedisCache)
         and router.db_for_read(model) == DEFAULT_DB_ALIAS
         and not _has_uncommitted_writes()
     )
 
 
+def usable(model) -> bool:
+    """Whether pages of `model` may be served from or stored in the cache for this request."""
+    return settings.API_PAGE_CACHE_SECONDS > 0 and versioned(model)
+
+
 def data_version(model) -> int | None:
-    """The data version now, when results about `model` computed in this request may be reused (a list's
-    total); None when they may not (see `usable`) or the version cannot be read."""
-    if not usable(model):
+    """The data version now, when results about `model` computed in this request may be reused (a list's total,
+    also with the page cache off); None when they may not (see `versioned`) or the version cannot be read."""
+    if not versioned(model):
         return None
     version = _version_read.get()
     if version is not None:

@@ -125,6 +125,15 @@ def test_large_totals_are_counted_every_time_when_the_cache_is_off(api, rows, or
 
 
 @pytest.mark.django_db(transaction=True)
+@override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=60, API_PAGE_CACHE_SECONDS=0)
+def test_a_large_total_is_reused_with_the_page_cache_off_too(api, rows, organization, fresh_totals):
+    assert count_queries(api, "/v1/platform/contacts?limit=1") == (230, 1)
+    assert count_queries(api, "/v1/platform/contacts?limit=1") == (230, 0)  # the page computed, its total reused
+    Contact.objects.create(organization=organization, first_name="New")
+    assert count_queries(api, "/v1/platform/contacts?limit=1") == (231, 1)
+
+
+@pytest.mark.django_db(transaction=True)
 @override_settings(LIST_TOTAL_CACHE_ROWS=100, LIST_TOTAL_CACHE_SECONDS=60)
 def test_a_resource_list_reuses_its_large_total_too(api, rows, organization, fresh_totals):
     assert count_queries(api, "/v1/platform/contacts?limit=1") == (230, 1)
