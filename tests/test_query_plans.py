@@ -114,6 +114,17 @@ def test_court_occupancy_reads_the_no_overlap_range_index(organization):
     assert "Index Cond" in condition and "&&" in condition, plan
 
 
+def test_one_clubs_window_is_counted_and_paged_through_the_organization_club_start_index(api, bookings):
+    day = bookings[0].start_time.date().isoformat()
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get(f"/v1/platform/bookings?clubId={bookings[0].club_id}&startDate={day}&endDate={day}")
+    assert response.status_code == 200 and response.json()["total"] >= 1
+    counts = [q["sql"] for q in captured if 'FROM "bookings_booking"' in q["sql"] and "COUNT(" in q["sql"]]
+    assert counts, [q["sql"] for q in captured]
+    plan = plan_of(counts[0])
+    assert "booking_org_club_start" in plan, plan
+
+
 def test_a_club_clock_window_reads_the_clock_from_the_clubs_not_from_every_booking(api, bookings):
     day = bookings[0].start_time.date().isoformat()
     with CaptureQueriesContext(connection) as captured:

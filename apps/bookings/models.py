@@ -62,6 +62,9 @@ class Booking(models.Model):
             models.Index(fields=["organization", "start_time", "id"]),
             # `ordering=-createdAt` pages through a large organization's bookings without sorting them all.
             models.Index(fields=["organization", "created_at", "id"], name="booking_org_created"),
+            # One club's bookings in a window (the club calendar, `clubId` + dates): counted without reading the
+            # organization's other clubs' rows in that window.
+            models.Index(fields=["organization", "club", "start_time"], name="booking_org_club_start"),
             models.Index(fields=["class_occurrence", "status"]),
             models.Index(fields=["area", "start_time"]),
             models.Index(fields=["contact", "status"]),
