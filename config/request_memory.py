@@ -9,25 +9,26 @@ generation while it runs). Each page was then allocated while earlier ones were 
 growing: a sync worker serving a 200-row transactions page grew by ~20 MiB over 1,500 requests (bench/run.py,
 `transactions`), one serving the revenue report by ~10 MiB.
 
-So each request starts with a full collection. The objects alive when the 2nd, 4th, 8th, ... request starts (the
-modules and caches that earlier requests loaded: a worker's first website page or MCP call loads more of them) are
-frozen (`gc.freeze`): collections no longer walk them, and a full one costs about 0.1 ms instead of about 60 ms. An
-object frozen while alive that later becomes cyclic garbage is never freed; at a request's start little but the
-process's modules and caches is alive.
+So each request starts with a full collection. When that collection had many survivors to walk (it took longer
+than `FREEZE_AFTER_SECONDS`: the modules and caches a worker's first requests load, and later whatever a first
+website page, PDF or MCP call loads), the survivors are frozen (`gc.freeze`): collections no longer walk them, and
+a full one costs about 0.1 ms instead of about 60 ms, however late in the worker's life the loading happened. An
+object frozen while alive that later becomes cyclic garbage is never freed; at a request's start, once the
+previous request's garbage is collected, little but the process's modules and caches is alive.
 """
 
 import gc
+import time
 
 from django.core.signals import request_started
 
-_requests_started = 0
+FREEZE_AFTER_SECONDS = 0.002
 
 
 def collect_previous_request(sender, **kwargs):
-    global _requests_started
-    _requests_started += 1
+    started = time.perf_counter()
     gc.collect()
-    if _requests_started >= 2 and _requests_started & (_requests_started - 1) == 0:  # a power of two
+    if time.perf_counter() - started > FREEZE_AFTER_SECONDS:
         gc.freeze()
 
 
