@@ -18,6 +18,7 @@ from apps.clubs.models import Area, Club
 from apps.contacts.models import Contact
 from apps.instructors.models import Instructor
 from apps.memberships.models import Membership
+from apps.transactions.models import Transaction
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ALL_DAY = {day: [["08:00", "22:00"]] for day in WEEKDAYS}
@@ -114,6 +115,19 @@ class InstructorFactory(factory.django.DjangoModelFactory):
     contact = factory.SubFactory(ContactFactory, organization=SAME_ORGANIZATION)
 
 
+class TransactionFactory(factory.django.DjangoModelFactory):
+    """An unpaid booking charge of 10.00, now."""
+
+    class Meta:
+        model = Transaction
+
+    type = "charge"
+    source_type = "booking"
+    description = "Court"
+    amount = Decimal("10.00")
+    occurred_at = factory.LazyFunction(timezone.now)
+
+
 def make_club(organization, **fields) -> Club:
     return ClubFactory(organization=organization, **fields)
 
@@ -155,3 +169,10 @@ def make_instructor(organization, first_name, last_name=None, *, email=None, **f
     """An instructor whose contact is `first_name last_name` (no e-mail unless given)."""
     contact = make_contact(organization, first_name, last_name=last_name, email=email)
     return InstructorFactory(organization=organization, contact=contact, **fields)
+
+
+def make_transaction(organization, occurred_at, amount="10.00", **fields) -> Transaction:
+    """A transaction at `occurred_at` (a datetime, or ISO 8601 text with its offset) of `amount` ("12.10")."""
+    if isinstance(occurred_at, str):
+        occurred_at = dt.datetime.fromisoformat(occurred_at)
+    return TransactionFactory(organization=organization, occurred_at=occurred_at, amount=Decimal(amount), **fields)

@@ -11,9 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.bookings.models import Booking
 from apps.contacts.models import Contact
-from apps.transactions.models import Transaction
 from tests.class_bookings.factories import make_checkin, make_class_booking
-from tests.factories import make_class, make_club, make_contact, make_membership, make_plan
+from tests.factories import make_class, make_club, make_contact, make_membership, make_plan, make_transaction
 
 URL = "/v1/platform/analytics/summary"
 PERIOD = {"startDate": "2026-03-02", "endDate": "2026-03-08"}
@@ -33,14 +32,6 @@ def _area_booking(organization, area, start, **fields):
         start_time=start,
         end_time=start + dt.timedelta(hours=1),
         **fields,
-    )
-
-
-def _tx(organization, occurred_at, amount, **fields):
-    values = {"type": "charge", "source_type": "booking", "description": "x", "payment_status": "unpaid"}
-    values.update(fields)
-    return Transaction.objects.create(
-        organization=organization, occurred_at=_at(occurred_at), amount=Decimal(amount), **values
     )
 
 
@@ -97,8 +88,8 @@ def activity(organization, other_organization, club, area):
     )
     make_membership(organization, members[6], plan, start_date=day("2026-03-09"))
 
-    _tx(organization, "2026-03-03T10:00:00+01:00", "20.00", club=club, contact=zelda)
-    outside = _tx(
+    make_transaction(organization, "2026-03-03T10:00:00+01:00", "20.00", club=club, contact=zelda)
+    outside = make_transaction(
         organization,
         "2026-03-04T10:00:00+01:00",
         "50.00",
@@ -108,7 +99,7 @@ def activity(organization, other_organization, club, area):
         refunded_amount=Decimal("10.00"),
         payment_status="partially_refunded",
     )
-    _tx(
+    make_transaction(
         organization,
         "2026-03-05T10:00:00+01:00",
         "10.00",
@@ -127,7 +118,7 @@ def activity(organization, other_organization, club, area):
     rival_class = make_class(other_organization, rival_club, start=_at("2026-03-03T10:00:00+01:00"), max_capacity=2)
     make_class_booking(rival_class)
     make_checkin(other_organization, club=rival_club, checked_in_at=_at("2026-03-03T10:00:00+01:00"))
-    _tx(other_organization, "2026-03-03T10:00:00+01:00", "999.00")
+    make_transaction(other_organization, "2026-03-03T10:00:00+01:00", "999.00")
     return SimpleNamespace(club=club, second=second, zelda=zelda)
 
 
@@ -252,7 +243,7 @@ def test_query_count_does_not_grow_with_rows(api, organization, club, area):
         make_checkin(organization, club=club, contact=contact, checked_in_at=_at("2026-03-03T09:00:00+01:00"))
         make_membership(organization, contact, plan, start_date=dt.date(2026, 3, 3), club=club)
         _area_booking(organization, area, _at("2026-03-04T08:00:00+01:00") + dt.timedelta(hours=n))
-        _tx(organization, "2026-03-04T10:00:00+01:00", "1.00", club=club)
+        make_transaction(organization, "2026-03-04T10:00:00+01:00", "1.00", club=club)
     assert _queries(api, params) == few
     assert few <= 10
     totals = api.get(URL, params).json()["totals"]

@@ -15,7 +15,7 @@ from apps.billing.models import RevenueAccount
 from apps.clubs.report_period import ReportPeriod, report_period
 from apps.transactions import reports
 from apps.transactions.models import RevenueSum, Transaction
-from tests.factories import make_club
+from tests.factories import make_club, make_transaction
 
 GROUPINGS = ("", "day", "week", "month", "revenueAccount")
 KEY = ("organization_id", "club_id", "revenue_account_id", "type", "hours", "start")
@@ -51,27 +51,14 @@ def recomputed_sums(organization) -> dict:
     return found
 
 
-def _tx(organization, occurred_at, amount="10.00", **fields):
-    values = {
-        "organization": organization,
-        "type": "charge",
-        "source_type": "booking",
-        "description": "Court",
-        "amount": Decimal(amount),
-        "occurred_at": occurred_at,
-    }
-    values.update(fields)
-    return Transaction.objects.create(**values)
-
-
 def test_every_kind_of_write_keeps_the_sums_exact(organization, club):
     account = RevenueAccount.objects.create(organization=organization, name="Courts")
     other_club = make_club(organization, name="Beach")
     at = dt.datetime(2026, 3, 29, 0, 59, 59, 999999, tzinfo=dt.UTC)  # the last instant of an hour
-    first = _tx(organization, at, "12.10", tax_amount=Decimal("2.10"), club=club, revenue_account=account)
-    second = _tx(organization, at, "5.00", club=club, revenue_account=account)
-    _tx(organization, at, "7.00", type="refund", source_type="external", club=club)
-    _tx(organization, at, "9.00", payment_status="void", club=club)
+    first = make_transaction(organization, at, "12.10", tax_amount=Decimal("2.10"), club=club, revenue_account=account)
+    second = make_transaction(organization, at, "5.00", club=club, revenue_account=account)
+    make_transaction(organization, at, "7.00", type="refund", source_type="external", club=club)
+    make_transaction(organization, at, "9.00", payment_status="void", club=club)
     assert kept_sums(organization) == recomputed_sums(organization)
     assert RevenueSum.objects.filter(organization_id=organization.id).count() == 4  # charge, refund: hour, day
 
@@ -111,7 +98,7 @@ def test_statements_over_many_rows_keep_the_sums_exact(organization, club):
 
 
 def test_updates_that_leave_the_sums_alone_do_not_touch_them(organization, club):
-    record = _tx(organization, dt.datetime(2026, 5, 4, 10, tzinfo=dt.UTC), club=club)
+    record = make_transaction(organization, dt.datetime(2026, 5, 4, 10, tzinfo=dt.UTC), club=club)
     before = list(RevenueSum.objects.filter(organization_id=organization.id).values())
     Transaction.objects.filter(pk=record.pk).update(payment_status="paid", paid_amount=Decimal("10.00"))
     assert list(RevenueSum.objects.filter(organization_id=organization.id).values()) == before

@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.api import ratelimit
 from apps.billing.models import RevenueAccount
 from apps.transactions.models import Transaction
-from tests.factories import make_club
+from tests.factories import make_club, make_transaction
 
 URL = "/v1/platform/transactions/summary"
 MADRID = ZoneInfo("Europe/Madrid")
@@ -24,20 +24,6 @@ PERIOD = {"startDate": "2026-02-23", "endDate": "2026-03-08"}  # two ISO weeks, 
 
 def _at(text):
     return dt.datetime.fromisoformat(text)
-
-
-def _tx(organization, occurred_at, amount, **fields):
-    values = {
-        "organization": organization,
-        "type": "charge",
-        "source_type": "booking",
-        "description": "Court 1",
-        "amount": Decimal(amount),
-        "payment_status": "unpaid",
-        "occurred_at": _at(occurred_at) if isinstance(occurred_at, str) else occurred_at,
-    }
-    values.update(fields)
-    return Transaction.objects.create(**values)
 
 
 def _figures(count, gross, tax, refunded, net):
@@ -53,9 +39,11 @@ def ledger(organization, other_organization, club):
     )
     second_club = make_club(organization, name="Beach", timezone="Europe/Madrid")
     # Saturday 28 February, 23:30 in Madrid.
-    _tx(organization, "2026-02-28T23:30:00+01:00", "12.10", tax_amount=Decimal("2.10"), club=club, revenue_account=shop)
+    make_transaction(
+        organization, "2026-02-28T23:30:00+01:00", "12.10", tax_amount=Decimal("2.10"), club=club, revenue_account=shop
+    )
     # Sunday 1 March, 00:30 in Madrid: still 28 February in UTC.
-    outside = _tx(
+    outside = make_transaction(
         organization,
         "2026-03-01T00:30:00+01:00",
         "100.00",
@@ -68,7 +56,7 @@ def ledger(organization, other_organization, club):
         revenue_account=courts,
     )
     # Monday 2 March: a refund of the outside revenue (a transaction of its own).
-    _tx(
+    make_transaction(
         organization,
         "2026-03-02T10:00:00+01:00",
         "30.00",
@@ -81,11 +69,13 @@ def ledger(organization, other_organization, club):
         revenue_account=courts,
     )
     # A void charge counts nowhere.
-    _tx(organization, "2026-03-03T10:00:00+01:00", "50.00", payment_status="void", club=club, revenue_account=shop)
+    make_transaction(
+        organization, "2026-03-03T10:00:00+01:00", "50.00", payment_status="void", club=club, revenue_account=shop
+    )
     # A charge with no revenue account and no club.
-    _tx(organization, "2026-03-04T10:00:00+01:00", "10.00")
+    make_transaction(organization, "2026-03-04T10:00:00+01:00", "10.00")
     # A charge at the second club whose partner reported a refund of 5.
-    _tx(
+    make_transaction(
         organization,
         "2026-03-05T12:00:00+01:00",
         "24.20",
@@ -97,9 +87,9 @@ def ledger(organization, other_organization, club):
         revenue_account=shop,
     )
     # Monday 9 March, 00:30 in Madrid: after the period although still 8 March in UTC.
-    _tx(organization, "2026-03-09T00:30:00+01:00", "77.00", club=club, revenue_account=shop)
+    make_transaction(organization, "2026-03-09T00:30:00+01:00", "77.00", club=club, revenue_account=shop)
     # Another organization's charge inside the period.
-    _tx(other_organization, "2026-03-03T10:00:00+01:00", "999.00")
+    make_transaction(other_organization, "2026-03-03T10:00:00+01:00", "999.00")
     return SimpleNamespace(shop=shop, courts=courts, club=club, second_club=second_club)
 
 
@@ -169,7 +159,7 @@ def test_club_filter(api, ledger):
 def test_club_clock_decides_the_days(api, organization, ledger):
     """With `clubId` the days are the club's: the same instant is another day in Tokyo."""
     tokyo = make_club(organization, name="Tokyo", timezone="Asia/Tokyo")
-    _tx(organization, "2026-03-08T16:30:00+00:00", "8.00", club=tokyo)  # 9 March 01:30 in Tokyo
+    make_transaction(organization, "2026-03-08T16:30:00+00:00", "8.00", club=tokyo)  # 9 March 01:30 in Tokyo
     assert api.get(URL, {**PERIOD, "clubId": tokyo.id}).json()["totals"]["count"] == 0
     body = api.get(URL, {"startDate": "2026-03-09", "endDate": "2026-03-09", "clubId": tokyo.id}).json()
     assert body["totals"]["gross"] == 8.0
@@ -187,8 +177,8 @@ def test_another_organizations_club_is_a_400(client_for, other_organization, led
 
 
 def test_default_is_the_last_30_days_on_the_organization_clock(api, organization):
-    _tx(organization, timezone.now() - dt.timedelta(days=29), "5.00")
-    _tx(organization, timezone.now() - dt.timedelta(days=31), "7.00")
+    make_transaction(organization, timezone.now() - dt.timedelta(days=29), "5.00")
+    make_transaction(organization, timezone.now() - dt.timedelta(days=31), "7.00")
     body = api.get(URL).json()
     today = timezone.now().astimezone(MADRID).date()
     assert body["endDate"] == today.isoformat()
@@ -283,7 +273,7 @@ def _queries(api, params) -> int:
 def test_query_count_does_not_grow_with_rows(api, organization, group_by):
     params = {**PERIOD, **({"groupBy": group_by} if group_by else {})}
     accounts = [RevenueAccount.objects.create(organization=organization, name=f"A{n}") for n in range(3)]
-    _tx(organization, "2026-03-01T10:00:00+01:00", "1.00", revenue_account=accounts[0])
+    make_transaction(organization, "2026-03-01T10:00:00+01:00", "1.00", revenue_account=accounts[0])
     api.get(URL, params)  # the key's first use writes last_used_at
     few = _queries(api, params)
     start = _at("2026-02-23T00:00:00+01:00")
